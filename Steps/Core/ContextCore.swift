@@ -1,0 +1,679 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The mutable state of one context and of all its objects, guarded by `ContextCore.state`.
+final class ContextState {
+  weak var owner: ManagedObjectContext?
+  var name: String?
+  var mergePolicy = MergePolicy.error
+  var automaticallyMergesChangesFromParent = false
+  var registered: [ManagedObjectID: ManagedObject] = [:]
+  var inserted: Set<ManagedObjectID> = []
+  var deleted: Set<ManagedObjectID> = []
+  /// Objects written since the last save or rollback: the candidates for `updatedObjects`.
+  var touched: Set<ManagedObjectID> = []
+  var nextSerial: UInt64 = 1
+
+  func objects(_ ids: Set<ManagedObjectID>) -> [ManagedObject] {
+    ids.compactMap { registered[$0] }
+  }
+}
+
+/// The thread-safe engine behind a ``ManagedObjectContext`` and its objects.
+///
+/// The public context is a thin, non-Sendable facade over this; objects hold the core too, so the
+/// checker and the lock are reachable from every property access. The lock keeps the core
+/// consistent even when code breaks confinement; the checker reports that code.
+final class ContextCore: Sendable {
+  let id: ContextID
+  let concurrencyType: ManagedObjectContext.ConcurrencyType
+  let queue: DispatchQueue
+  let store: InMemoryStore
+  let reporter: ViolationReporter
+  let hub: SaveHub
+  let state: ReentrantLocked<ContextState>
+
+  private static let nextID = Atomic<UInt64>(0)
+
+  init(
+    concurrencyType: ManagedObjectContext.ConcurrencyType, store: InMemoryStore,
+    reporter: ViolationReporter, hub: SaveHub, name: String?
+  ) {
+    let raw = Self.nextID.add(1, ordering: .relaxed).newValue
+    id = ContextID(rawValue: raw)
+    self.concurrencyType = concurrencyType
+    self.store = store
+    self.reporter = reporter
+    self.hub = hub
+    queue =
+      switch concurrencyType {
+      case .mainQueue: .main
+      case .privateQueue: DispatchQueue(label: "ManagedObjectCore.context-\(raw)")
+      }
+    let initial = ContextState()
+    initial.name = name
+    state = ReentrantLocked(initial)
+  }
+
+  var owner: ManagedObjectContext? { state.withLock { $0.owner } }
+
+  var displayName: String { state.withLock { displayName(of: $0) } }
+
+  private func displayName(of state: ContextState) -> String {
+    if let name = state.name { return name }
+    let kind = concurrencyType == .mainQueue ? "main-queue" : "private-queue"
+    return "\(kind) context \(id)"
+  }
+
+  // MARK: - Confinement
+
+  /// True when the current code may use this context: inside its perform scope, or on the main
+  /// queue for a main-queue context.
+  var isInScope: Bool {
+    PerformScope.contains(id) || (concurrencyType == .mainQueue && PerformScope.isOnMainQueue)
+  }
+
+  private var scopeEntry: PerformScope.Entry {
+    PerformScope.Entry(id: id, displayName: displayName)
+  }
+
+  /// The caller's frame plus this context: what a `performAndWait` block may touch.
+  private func nestedFrame() -> [PerformScope.Entry] {
+    let current = PerformScope.current
+    if current.contains(where: { $0.id == id }) { return current }
+    return current + [scopeEntry]
+  }
+
+  /// Checks one operation and reports at most one violation for it. Returns false when the
+  /// operation must not touch `objects`: one belongs to another context or was invalidated.
+  @discardableResult
+  private func verify(
+    _ operation: ConcurrencyViolation.Operation, entity: String?, property: String?,
+    objects: [ManagedObject], state: ContextState
+  ) -> Bool {
+    let foreign = objects.first { $0.core !== self }
+    let detached = objects.first { $0.core === self && $0.isDetached }
+    guard reporter.isChecking else { return foreign == nil && detached == nil }
+    let kind: ConcurrencyViolation.Kind?
+    var location = PerformScope.describeCurrentLocation()
+    var contextName = displayName(of: state)
+    if !isInScope {
+      kind = .outsidePerform
+    } else if let foreign {
+      kind = .foreignContext
+      location = "used with context '\(contextName)', \(location)"
+      contextName = foreign.core.displayName
+    } else if let detached, case .detached(let reason) = detached.lifecycle {
+      kind = .invalidatedObject
+      location = "after \(reason.rawValue), \(location)"
+    } else {
+      kind = nil
+    }
+    if let kind {
+      reporter.report(
+        ConcurrencyViolation(
+          kind: kind, operation: operation, entity: entity, property: property,
+          contextName: contextName, location: location))
+    }
+    return foreign == nil && detached == nil
+  }
+
+  /// Runs one checked operation under the lock.
+  func access<Result, Failure: Error>(
+    _ operation: ConcurrencyViolation.Operation, object: ManagedObject? = nil,
+    entity: String? = nil, property: String? = nil,
+    _ body: (ContextState) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try state.withLock { (state: ContextState) throws(Failure) -> Result in
+      verify(
+        operation, entity: entity ?? object?.entityName, property: property,
+        objects: object.map { [$0] } ?? [], state: state)
+      return try body(state)
+    }
+  }
+
+  /// Runs a checked operation on `objects`; `body` gets false when it must leave them alone.
+  private func access<Result>(
+    _ operation: ConcurrencyViolation.Operation, objects: [ManagedObject], entity: String?,
+    property: String? = nil, _ body: (Bool, ContextState) -> Result
+  ) -> Result {
+    state.withLock { state in
+      let proceed = verify(
+        operation, entity: entity, property: property, objects: objects, state: state)
+      return body(proceed, state)
+    }
+  }
+
+  /// Lets the core's own work (predicates, sorting) read objects without reporting anything:
+  /// the operation that started it was already checked once.
+  private func internally<Result, Failure: Error>(
+    _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try PerformScope.run(frame: nestedFrame(), body)
+  }
+
+  // MARK: - Perform
+
+  func enqueue(_ block: @escaping () -> Void) {
+    let entry = scopeEntry
+    let transfer = ConfinedTransfer(block)
+    queue.async {
+      PerformScope.run(frame: [entry]) { transfer.value() }
+    }
+  }
+
+  func performAndWait<Result, Failure: Error>(
+    _ block: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let frame = nestedFrame()
+    if isInScope {
+      return try PerformScope.run(frame: frame, block)
+    }
+    let outcome: Swift.Result<Result, Failure> = queue.sync {
+      PerformScope.run(frame: frame) { Swift.Result { () throws(Failure) -> Result in try block() } }
+    }
+    return try outcome.get()
+  }
+
+  func perform<Result, Failure: Error>(
+    isolation: isolated (any Actor)?,
+    schedule: ManagedObjectContext.ScheduledTaskType,
+    _ block: () throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
+    if schedule == .immediate, isInScope {
+      return try PerformScope.run(frame: nestedFrame(), block)
+    }
+    let entry = scopeEntry
+    let outcome: Swift.Result<Result, Failure> = await withoutActuallyEscaping(block) {
+      escapable in
+      let transfer = ConfinedTransfer(escapable)
+      let done = await withUnsafeContinuation(isolation: isolation) {
+        (continuation: UnsafeContinuation<ConfinedTransfer<Swift.Result<Result, Failure>>, Never>)
+        in
+        queue.async {
+          let outcome = PerformScope.run(frame: [entry]) {
+            Swift.Result { () throws(Failure) -> Result in try transfer.value() }
+          }
+          continuation.resume(returning: ConfinedTransfer(outcome))
+        }
+      }
+      return done.value
+    }
+    return try outcome.get()
+  }
+
+  // MARK: - Objects
+
+  func registrationForInsert(of entity: ManagedObject.Type) -> ObjectRegistration {
+    let serial = state.withLock { state in
+      defer { state.nextSerial += 1 }
+      return state.nextSerial
+    }
+    let id = ManagedObjectID(
+      storeIdentifier: store.identifier, entityName: entity.entityName,
+      storage: .temporary(context: self.id, serial: serial))
+    return ObjectRegistration(core: self, id: id, isInserted: true)
+  }
+
+  func didInsert(_ object: ManagedObject) {
+    access(.insert, entity: object.entityName) { state in
+      state.registered[object.id] = object
+      state.inserted.insert(object.id)
+    }
+  }
+
+  private func permanentID(row: Int64, entity: ManagedObject.Type) -> ManagedObjectID {
+    ManagedObjectID(
+      storeIdentifier: store.identifier, entityName: entity.entityName,
+      storage: .permanent(row: row))
+  }
+
+  @discardableResult
+  private func materialize(
+    row: Int64, _ value: InMemoryStore.Row, in state: ContextState
+  ) -> ManagedObject {
+    let id = permanentID(row: row, entity: value.entity)
+    if let existing = state.registered[id] { return existing }
+    let object = value.entity.init(ObjectRegistration(core: self, id: id, isInserted: false))
+    object.load(row: value.values, version: value.version)
+    state.registered[id] = object
+    return object
+  }
+
+  /// The registered object for `id`, fetched from the store if needed (lock held).
+  func object(for id: ManagedObjectID, in state: ContextState) -> ManagedObject? {
+    if let object = state.registered[id] { return object }
+    guard let row = id.row, case .found(let value) = store.row(row) else { return nil }
+    return materialize(row: row, value, in: state)
+  }
+
+  private func relationshipCell(
+    _ name: String, of object: ManagedObject
+  ) -> RelationshipCell {
+    guard let cell = object.cellsByName[name] as? RelationshipCell else {
+      preconditionFailure("\(object.entityName) has no relationship named '\(name)'")
+    }
+    return cell
+  }
+
+  /// Sets a relationship and keeps its inverse in step.
+  func relate(_ object: ManagedObject, through cell: RelationshipCell, to targets: [ManagedObject]) {
+    access(.write, objects: [object] + targets, entity: object.entityName, property: cell.name) {
+      proceed, state in
+      guard proceed else { return }
+      let old = cell.targets
+      let new = Set(targets.map(\.id))
+      cell.targets = new
+      state.touched.insert(object.id)
+      guard let inverse = cell.inverseName else { return }
+      for removed in old.subtracting(new) {
+        guard let target = self.object(for: removed, in: state) else { continue }
+        relationshipCell(inverse, of: target).targets.remove(object.id)
+        state.touched.insert(target.id)
+      }
+      for target in targets where !old.contains(target.id) {
+        let inverseCell = relationshipCell(inverse, of: target)
+        if inverseCell.isToMany {
+          inverseCell.targets.insert(object.id)
+        } else {
+          for previous in inverseCell.targets where previous != object.id {
+            guard let owner = self.object(for: previous, in: state) else { continue }
+            relationshipCell(cell.name, of: owner).targets.remove(target.id)
+            state.touched.insert(owner.id)
+          }
+          inverseCell.targets = [object.id]
+        }
+        state.touched.insert(target.id)
+      }
+    }
+  }
+
+  func delete(_ object: ManagedObject) {
+    access(.delete, objects: [object], entity: object.entityName) { proceed, state in
+      guard proceed else { return }
+      switch object.lifecycle {
+      case .inserted: object.lifecycle = .deleted(wasInserted: true)
+      case .persisted: object.lifecycle = .deleted(wasInserted: false)
+      case .deleted, .detached: return
+      }
+      state.inserted.remove(object.id)
+      state.deleted.insert(object.id)
+      // Nullify: the objects pointing back at this one forget it.
+      for case let cell as RelationshipCell in object.cells {
+        guard let inverse = cell.inverseName else { continue }
+        for targetID in cell.targets {
+          guard let target = self.object(for: targetID, in: state) else { continue }
+          relationshipCell(inverse, of: target).targets.remove(object.id)
+          state.touched.insert(targetID)
+        }
+      }
+    }
+  }
+
+  private func detach(_ object: ManagedObject, _ reason: ManagedObject.DetachReason,
+    in state: ContextState
+  ) {
+    object.lifecycle = .detached(reason)
+    state.registered[object.id] = nil
+    state.inserted.remove(object.id)
+    state.deleted.remove(object.id)
+    state.touched.remove(object.id)
+  }
+
+  /// Gives objects new IDs and rewrites every reference to the old ones (lock held).
+  private func rekey(_ map: [ManagedObjectID: ManagedObjectID], in state: ContextState) {
+    guard !map.isEmpty else { return }
+    for (old, new) in map {
+      guard let object = state.registered.removeValue(forKey: old) else { continue }
+      object.id = new
+      state.registered[new] = object
+      if state.inserted.remove(old) != nil { state.inserted.insert(new) }
+      if state.deleted.remove(old) != nil { state.deleted.insert(new) }
+      if state.touched.remove(old) != nil { state.touched.insert(new) }
+    }
+    for object in state.registered.values {
+      for cell in object.cells { cell.remap(map) }
+      object.committed = object.committed.mapValues { $0.remapping(map) }
+    }
+  }
+
+  func obtainPermanentIDs(for objects: [ManagedObject]) {
+    access(.obtainPermanentIDs, objects: objects, entity: nil) { proceed, state in
+      guard proceed else { return }
+      let temporary = objects.filter { $0.id.isTemporaryID }
+      let rows = store.reserveRows(temporary.count)
+      var map: [ManagedObjectID: ManagedObjectID] = [:]
+      for (object, row) in zip(temporary, rows) {
+        map[object.id] = permanentID(row: row, entity: type(of: object))
+      }
+      rekey(map, in: state)
+    }
+  }
+
+  // MARK: - Inspecting changes
+
+  var hasChanges: Bool {
+    access(.inspectChanges) { state in
+      !state.inserted.isEmpty || !state.deleted.isEmpty
+        || state.objects(state.touched).contains { $0.hasPendingChanges }
+    }
+  }
+
+  func insertedObjects() -> Set<ManagedObject> {
+    access(.inspectChanges) { Set($0.objects($0.inserted)) }
+  }
+
+  func deletedObjects() -> Set<ManagedObject> {
+    access(.inspectChanges) { Set($0.objects($0.deleted)) }
+  }
+
+  func updatedObjects() -> Set<ManagedObject> {
+    access(.inspectChanges) { state in
+      Set(state.objects(state.touched).filter { $0.lifecycle == .persisted && $0.hasPendingChanges })
+    }
+  }
+
+  func registeredObjects() -> Set<ManagedObject> {
+    access(.inspectChanges) { Set($0.registered.values) }
+  }
+
+  // MARK: - Fetching
+
+  private enum Candidate {
+    case object(ManagedObject)
+    case row(Int64, InMemoryStore.Row)
+  }
+
+  /// Matches in store order, then pending inserts; pending deletions are left out. Registered
+  /// objects are judged by their in-memory values, other rows through one reusable probe object,
+  /// so a fetch materializes only what it returns.
+  private func candidates<Entity: ManagedObject>(
+    for request: FetchRequest<Entity>, in state: ContextState
+  ) throws(PersistenceError) -> [Candidate] {
+    func matches(_ object: ManagedObject) throws(PersistenceError) -> Bool {
+      guard let predicate = request.predicate else { return true }
+      do {
+        return try predicate.evaluate(object as! Entity)
+      } catch {
+        throw .predicateFailed(String(describing: error))
+      }
+    }
+    var result: [Candidate] = []
+    var probes: [ObjectIdentifier: ManagedObject] = [:]
+    for (row, value) in store.rows(of: Entity.self) {
+      let id = permanentID(row: row, entity: value.entity)
+      if let object = state.registered[id] {
+        if object.lifecycle == .persisted, try matches(object) { result.append(.object(object)) }
+        continue
+      }
+      let key = ObjectIdentifier(value.entity)
+      let probe =
+        probes[key]
+        ?? value.entity.init(ObjectRegistration(core: self, id: id, isInserted: false))
+      probes[key] = probe
+      probe.id = id
+      probe.load(row: value.values, version: value.version)
+      if try matches(probe) { result.append(.row(row, value)) }
+    }
+    let inserted = state.objects(state.inserted).filter { $0 is Entity }
+      .sorted { $0.insertionSerial < $1.insertionSerial }
+    for object in inserted where try matches(object) {
+      result.append(.object(object))
+    }
+    return result
+  }
+
+  private func window<Element>(_ elements: [Element], _ offset: Int, _ limit: Int) -> [Element] {
+    let dropped = elements.dropFirst(max(offset, 0))
+    return Array(limit > 0 ? dropped.prefix(limit) : dropped)
+  }
+
+  private func fetchObjects<Entity: ManagedObject>(
+    _ request: FetchRequest<Entity>, in state: ContextState
+  ) throws(PersistenceError) -> [Entity] {
+    try internally { () throws(PersistenceError) -> [Entity] in
+      var found = try candidates(for: request, in: state)
+      if request.sortDescriptors.isEmpty {
+        found = window(found, request.fetchOffset, request.fetchLimit)
+      }
+      var objects = found.map { candidate -> Entity in
+        switch candidate {
+        case .object(let object): object as! Entity
+        case .row(let row, let value): materialize(row: row, value, in: state) as! Entity
+        }
+      }
+      if !request.sortDescriptors.isEmpty {
+        objects.sort(using: request.sortDescriptors)
+        objects = window(objects, request.fetchOffset, request.fetchLimit)
+      }
+      return objects
+    }
+  }
+
+  func fetch<Entity: ManagedObject>(
+    _ request: FetchRequest<Entity>
+  ) throws(PersistenceError) -> [Entity] {
+    try access(.fetch, entity: Entity.entityName) { (state) throws(PersistenceError) in
+      try fetchObjects(request, in: state)
+    }
+  }
+
+  func fetchObjectIDs<Entity: ManagedObject>(
+    _ request: FetchRequest<Entity>
+  ) throws(PersistenceError) -> [ManagedObjectID] {
+    try access(.fetch, entity: Entity.entityName) { (state) throws(PersistenceError) in
+      guard request.sortDescriptors.isEmpty else {
+        return try fetchObjects(request, in: state).map(\.id)
+      }
+      let found = try internally { () throws(PersistenceError) in
+        try candidates(for: request, in: state)
+      }
+      return window(found, request.fetchOffset, request.fetchLimit).map { candidate in
+        switch candidate {
+        case .object(let object): object.id
+        case .row(let row, let value): permanentID(row: row, entity: value.entity)
+        }
+      }
+    }
+  }
+
+  func count<Entity: ManagedObject>(
+    for request: FetchRequest<Entity>
+  ) throws(PersistenceError) -> Int {
+    try access(.count, entity: Entity.entityName) { (state) throws(PersistenceError) in
+      let found = try internally { () throws(PersistenceError) in
+        try candidates(for: request, in: state)
+      }
+      return window(found, request.fetchOffset, request.fetchLimit).count
+    }
+  }
+
+  func existingObject(with id: ManagedObjectID) throws(PersistenceError) -> ManagedObject {
+    try access(.existingObject, entity: id.entityName) {
+      (state) throws(PersistenceError) -> ManagedObject in
+      guard id.storeIdentifier == store.identifier else { throw .foreignStore(id) }
+      if let object = state.registered[id] { return object }
+      switch id.storage {
+      case .temporary(let context, _):
+        throw context == self.id ? .objectNotFound(id) : .temporaryIDOutsideItsContext(id)
+      case .permanent(let row):
+        switch store.row(row) {
+        case .found(let value): return materialize(row: row, value, in: state)
+        case .deleted: throw .objectDeleted(id)
+        case .missing: throw .objectNotFound(id)
+        }
+      }
+    }
+  }
+
+  // MARK: - Saving
+
+  func save() throws(PersistenceError) {
+    let note = try access(.save) { (state) throws(PersistenceError) -> ContextDidSave? in
+      try internally { () throws(PersistenceError) in try commit(state) }
+    }
+    if let note { hub.post(note) }
+  }
+
+  private func commit(_ state: ContextState) throws(PersistenceError) -> ContextDidSave? {
+    let inserted = state.objects(state.inserted)
+    let deleted = state.objects(state.deleted)
+    let updated = state.objects(state.touched).filter {
+      $0.lifecycle == .persisted && $0.hasPendingChanges
+    }
+    guard !inserted.isEmpty || !deleted.isEmpty || !updated.isEmpty else { return nil }
+
+    let failures = (inserted + updated).flatMap { object in
+      object.cells.filter(\.isMissingRequiredValue).map {
+        ValidationFailure(objectID: object.id, entityName: object.entityName, property: $0.name)
+      }
+    }
+    guard failures.isEmpty else {
+      throw .validation(failures.sorted { ($0.objectID.description, $0.property) < ($1.objectID.description, $1.property) })
+    }
+
+    // Permanent IDs first, so that rows refer to each other by their final IDs.
+    let temporary = inserted.filter { $0.id.isTemporaryID }
+    var map: [ManagedObjectID: ManagedObjectID] = [:]
+    for (object, row) in zip(temporary, store.reserveRows(temporary.count)) {
+      map[object.id] = permanentID(row: row, entity: type(of: object))
+    }
+    func final(_ values: [String: StoredValue]) -> [String: StoredValue] {
+      values.mapValues { $0.remapping(map) }
+    }
+    let inserts = inserted.map { object in
+      InMemoryStore.Insert(
+        row: (map[object.id] ?? object.id).row!, entity: type(of: object),
+        values: final(object.storedValues()))
+    }
+    let updates = updated.map { object in
+      InMemoryStore.Update(
+        objectID: object.id, row: object.id.row!, changed: final(object.changedStoredValues()),
+        all: final(object.storedValues()), snapshot: object.committed,
+        readVersion: object.version)
+    }
+    let deletes = deleted.compactMap { object -> InMemoryStore.Delete? in
+      guard object.lifecycle == .deleted(wasInserted: false), let row = object.id.row else {
+        return nil
+      }
+      return InMemoryStore.Delete(
+        objectID: object.id, row: row, readVersion: object.version, snapshot: object.committed)
+    }
+
+    let resolutions = try store.commit(
+      inserts: inserts, updates: updates, deletes: deletes, policy: state.mergePolicy)
+
+    // The store accepted the save: bring the context in line with it.
+    var updatedIDs: Set<ManagedObjectID> = []
+    var deletedIDs: Set<ManagedObjectID> = []
+    for object in updated + deleted {
+      switch resolutions[object.id] {
+      case .stored(let values, let version, let written)?:
+        if written { updatedIDs.insert(object.id) }
+        object.lifecycle = .persisted
+        object.load(row: values, version: version)
+      case .deleted?:
+        if object.lifecycle == .deleted(wasInserted: false) { deletedIDs.insert(object.id) }
+        detach(object, object.lifecycle == .persisted ? .deletedInStore : .deletionSaved, in: state)
+      case nil:
+        detach(object, .insertionDiscarded, in: state)
+      }
+    }
+    rekey(map, in: state)
+    for (object, insert) in zip(inserted, inserts) {
+      object.lifecycle = .persisted
+      object.committed = insert.values
+      object.version = 1
+    }
+    state.inserted.removeAll()
+    state.deleted.removeAll()
+    state.touched.removeAll()
+    return ContextDidSave(
+      contextName: state.name, contextID: id,
+      insertedObjectIDs: Set(inserted.map(\.id)), updatedObjectIDs: updatedIDs,
+      deletedObjectIDs: deletedIDs)
+  }
+
+  // MARK: - Undoing and refreshing
+
+  func rollback() {
+    access(.rollback) { state in
+      for object in state.objects(state.inserted.union(state.deleted)) {
+        if object.lifecycle == .inserted || object.lifecycle == .deleted(wasInserted: true) {
+          detach(object, .insertionDiscarded, in: state)
+        }
+      }
+      for object in state.objects(state.touched.union(state.deleted)) {
+        object.lifecycle = .persisted
+        object.load(row: object.committed, version: object.version)
+      }
+      state.inserted.removeAll()
+      state.deleted.removeAll()
+      state.touched.removeAll()
+    }
+  }
+
+  func reset() {
+    access(.reset) { state in
+      for object in state.registered.values { object.lifecycle = .detached(.reset) }
+      state.registered.removeAll()
+      state.inserted.removeAll()
+      state.deleted.removeAll()
+      state.touched.removeAll()
+    }
+  }
+
+  func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+    access(.refresh, objects: [object], entity: object.entityName) { proceed, state in
+      guard proceed else { return }
+      reload(object, keepingChanges: mergeChanges, in: state)
+    }
+  }
+
+  /// Reads the object's row again; with `keepingChanges`, pending changes are laid on top.
+  private func reload(
+    _ object: ManagedObject, keepingChanges: Bool, in state: ContextState
+  ) {
+    guard let row = object.id.row, object.lifecycle != .inserted else { return }
+    guard case .found(let value) = store.row(row) else {
+      detach(object, .deletedInStore, in: state)
+      return
+    }
+    let changes = keepingChanges ? object.changedStoredValues() : [:]
+    object.load(row: value.values, version: value.version)
+    for (name, change) in changes { object.cellsByName[name]?.load(change) }
+    if changes.isEmpty, object.lifecycle == .persisted { state.touched.remove(object.id) }
+  }
+
+  func mergeChanges(fromContextDidSave note: ContextDidSave) {
+    access(.mergeChanges) { state in merge(note, in: state) }
+  }
+
+  private func merge(_ note: ContextDidSave, in state: ContextState) {
+    for id in note.updatedObjectIDs {
+      guard let object = state.registered[id] else { continue }
+      reload(object, keepingChanges: true, in: state)
+    }
+    for id in note.deletedObjectIDs {
+      guard let object = state.registered[id] else { continue }
+      detach(object, .deletedInStore, in: state)
+    }
+  }
+
+  /// Called by the hub for every save of another context of the same container.
+  func mergeAutomaticallyIfEnabled(_ note: ContextDidSave) {
+    guard state.withLock({ $0.automaticallyMergesChangesFromParent }) else { return }
+    enqueue { [self] in
+      state.withLock { state in merge(note, in: state) }
+    }
+  }
+}
+
+extension ManagedObject {
+  /// Orders pending inserts by creation (lock held).
+  var insertionSerial: UInt64 {
+    if case .temporary(_, let serial) = id.storage { return serial }
+    return 0
+  }
+}

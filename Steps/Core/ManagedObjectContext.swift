@@ -1,0 +1,185 @@
+import Dispatch
+import Foundation
+
+/// A scratchpad of managed objects with its own serial queue, like `NSManagedObjectContext`.
+///
+/// Not Sendable. Everything but the `perform` family, `name`, `mergePolicy` and
+/// `automaticallyMergesChangesFromParent` must be used inside `perform` or `performAndWait` (or,
+/// for the main-queue ``PersistentContainer/viewContext``, on the main queue). Uses from anywhere
+/// else are confinement violations, reported by the container's checker.
+public final class ManagedObjectContext {
+  /// Which queue the context's blocks run on.
+  public enum ConcurrencyType: Sendable, Hashable {
+    case privateQueue
+    case mainQueue
+  }
+
+  /// How the async ``perform(isolation:schedule:_:)`` runs its block, like Core Data's.
+  public enum ScheduledTaskType: Sendable, Hashable {
+    /// Run inline when the caller is already in this context's perform scope, else enqueue.
+    case immediate
+    /// Always enqueue behind the blocks already waiting.
+    case enqueued
+  }
+
+  let core: ContextCore
+
+  init(core: ContextCore) {
+    self.core = core
+    core.state.withLock { $0.owner = self }
+  }
+
+  public var concurrencyType: ConcurrencyType { core.concurrencyType }
+
+  /// A name for debugging and violation messages. Thread-safe.
+  public var name: String? {
+    get { core.state.withLock { $0.name } }
+    set { core.state.withLock { $0.name = newValue } }
+  }
+
+  /// How `save()` resolves conflicts with the store. Thread-safe, so it can be configured right
+  /// after the context is made. Default: ``MergePolicy/error``, as in Core Data.
+  public var mergePolicy: MergePolicy {
+    get { core.state.withLock { $0.mergePolicy } }
+    set { core.state.withLock { $0.mergePolicy = newValue } }
+  }
+
+  /// Merge other contexts' saves into this one automatically, on its own queue. Thread-safe.
+  public var automaticallyMergesChangesFromParent: Bool {
+    get { core.state.withLock { $0.automaticallyMergesChangesFromParent } }
+    set { core.state.withLock { $0.automaticallyMergesChangesFromParent = newValue } }
+  }
+
+  // MARK: - Perform
+
+  /// Enqueues `block` on the context's queue and returns at once.
+  public func perform(_ block: @escaping () -> Void) {
+    core.enqueue(block)
+  }
+
+  /// Runs `block` on the context's queue and returns its result.
+  ///
+  /// The block is not `@Sendable`: it may capture this context and its objects, which are
+  /// confined to the queue it runs on. Its result comes back in the caller's isolation region,
+  /// so the compiler still stops a managed object from being sent on to another actor.
+  public func perform<Result, Failure: Error>(
+    isolation: isolated (any Actor)? = #isolation,
+    schedule: ScheduledTaskType = .immediate,
+    _ block: () throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
+    try await core.perform(isolation: isolation, schedule: schedule, block)
+  }
+
+  /// Runs `block` on the context's queue and waits for it. Reentrant: called from inside this
+  /// context's perform scope it runs inline. Code inside may also use the context that called it.
+  public func performAndWait<Result, Failure: Error>(
+    _ block: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try core.performAndWait(block)
+  }
+
+  // MARK: - Objects
+
+  /// Creates and inserts a new object, like `NSEntityDescription.insertNewObject(forEntityName:into:)`.
+  @discardableResult
+  public func insertNewObject<Entity: ManagedObject>(of entity: Entity.Type) -> Entity {
+    let object = Entity(core.registrationForInsert(of: Entity.self))
+    core.didInsert(object)
+    return object
+  }
+
+  /// Marks `object` for deletion at the next save. Relationships pointing to it are nullified.
+  public func delete(_ object: ManagedObject) {
+    core.delete(object)
+  }
+
+  /// The object with `objectID`, from this context or fetched from the store.
+  ///
+  /// - Throws: ``PersistenceError/objectNotFound(_:)``, ``PersistenceError/objectDeleted(_:)``,
+  ///   ``PersistenceError/foreignStore(_:)`` or ``PersistenceError/temporaryIDOutsideItsContext(_:)``.
+  public func existingObject(with objectID: ManagedObjectID) throws(PersistenceError)
+    -> ManagedObject
+  {
+    try core.existingObject(with: objectID)
+  }
+
+  /// The object with `objectID` as an `Entity`; ``PersistenceError/entityMismatch(_:expected:)``
+  /// if it is another entity.
+  public func existingObject<Entity: ManagedObject>(
+    with objectID: ManagedObjectID, as entity: Entity.Type
+  ) throws(PersistenceError) -> Entity {
+    guard let object = try core.existingObject(with: objectID) as? Entity else {
+      throw .entityMismatch(objectID, expected: Entity.entityName)
+    }
+    return object
+  }
+
+  /// Gives inserted objects their permanent IDs now, before the save.
+  public func obtainPermanentIDs(for objects: [ManagedObject]) {
+    core.obtainPermanentIDs(for: objects)
+  }
+
+  // MARK: - Fetching
+
+  public func fetch<Entity: ManagedObject>(
+    _ request: FetchRequest<Entity>
+  ) throws(PersistenceError) -> [Entity] {
+    try core.fetch(request)
+  }
+
+  /// The IDs of the objects `request` would fetch, without materializing them.
+  public func fetchObjectIDs<Entity: ManagedObject>(
+    _ request: FetchRequest<Entity>
+  ) throws(PersistenceError) -> [ManagedObjectID] {
+    try core.fetchObjectIDs(request)
+  }
+
+  /// How many objects `request` would fetch.
+  public func count<Entity: ManagedObject>(
+    for request: FetchRequest<Entity>
+  ) throws(PersistenceError) -> Int {
+    try core.count(for: request)
+  }
+
+  // MARK: - Changes
+
+  public var hasChanges: Bool { core.hasChanges }
+  public var insertedObjects: Set<ManagedObject> { core.insertedObjects() }
+  public var updatedObjects: Set<ManagedObject> { core.updatedObjects() }
+  public var deletedObjects: Set<ManagedObject> { core.deletedObjects() }
+  public var registeredObjects: Set<ManagedObject> { core.registeredObjects() }
+
+  /// Writes all pending changes to the store, all or nothing.
+  ///
+  /// - Throws: ``PersistenceError/validation(_:)`` when a required attribute is nil;
+  ///   ``PersistenceError/mergeConflict(_:)`` when a row changed since it was read and the merge
+  ///   policy is ``MergePolicy/error``.
+  public func save() throws(PersistenceError) {
+    try core.save()
+  }
+
+  /// Discards all pending changes: inserted objects become invalid, the rest revert.
+  public func rollback() {
+    core.rollback()
+  }
+
+  /// Forgets every object; objects fetched before are invalid afterwards.
+  public func reset() {
+    core.reset()
+  }
+
+  /// Reads `object` from the store again. With `mergeChanges`, pending changes are kept on top;
+  /// without, they are discarded.
+  public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+    core.refresh(object, mergeChanges: mergeChanges)
+  }
+
+  /// Brings another context's save into this one: updated objects are refreshed (keeping this
+  /// context's pending changes), deleted ones are invalidated.
+  public func mergeChanges(fromContextDidSave note: ContextDidSave) {
+    core.mergeChanges(fromContextDidSave: note)
+  }
+}
+
+@available(*, unavailable, message: "a context is confined to its queue; pass objectIDs instead")
+extension ManagedObjectContext: Sendable {}

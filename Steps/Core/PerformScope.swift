@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The identity of one context's confinement domain.
+struct ContextID: Hashable, Sendable, CustomStringConvertible {
+  let rawValue: UInt64
+
+  var description: String { "#\(rawValue)" }
+}
+
+/// Which contexts' perform blocks the current thread is executing, and nothing else.
+///
+/// Legality is a property of the perform scope, not of the thread: a context's queue may run on
+/// any worker thread, and an actor changes threads between awaits. So the core keeps a per-thread
+/// stack of the contexts whose blocks are running right now. `perform` starts a frame holding
+/// only its own context; `performAndWait` extends the caller's frame, so code inside a nested
+/// `performAndWait` may still touch the outer context, which is blocked waiting for it.
+enum PerformScope {
+  struct Entry: Sendable {
+    let id: ContextID
+    let displayName: String
+  }
+
+  /// The frame of the current thread, innermost context last.
+  static var current: [Entry] {
+    frameBox()?.entries ?? []
+  }
+
+  static func contains(_ id: ContextID) -> Bool {
+    guard let box = frameBox() else { return false }
+    for entry in box.entries where entry.id == id { return true }
+    return false
+  }
+
+  /// Runs `body` with `entries` as the current thread's frame, then restores the previous one.
+  static func run<Result, Failure: Error>(
+    frame entries: [Entry],
+    _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let box = frameBox(creating: true)!
+    let saved = box.entries
+    box.entries = entries
+    defer { box.entries = saved }
+    return try body()
+  }
+
+  // MARK: - Main queue
+
+  private static let mainQueueKey = DispatchSpecificKey<Bool>()
+  private static let mainQueueMarked: Bool = {
+    DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+    return true
+  }()
+
+  /// True on the main queue. On Linux main-actor jobs are drained from the main queue by a thread
+  /// for which `Thread.isMainThread` can be false, so Dispatch is asked first.
+  static var isOnMainQueue: Bool {
+    _ = mainQueueMarked
+    return DispatchQueue.getSpecific(key: mainQueueKey) == true || Thread.isMainThread
+  }
+
+  /// A human description of where the current code runs, for violation messages.
+  static func describeCurrentLocation() -> String {
+    var parts: [String] = []
+    if isOnMainQueue {
+      parts.append("on the main queue")
+    } else if withUnsafeCurrentTask(body: { $0 != nil }) {
+      parts.append("in a Swift task on the cooperative thread pool")
+    } else {
+      let name = Thread.current.name ?? ""
+      parts.append(name.isEmpty ? "on a background thread" : "on thread '\(name)'")
+    }
+    let entries = current
+    if entries.isEmpty {
+      parts.append("outside any perform block")
+    } else {
+      let names = entries.map { "'\($0.displayName)'" }.joined(separator: ", ")
+      parts.append("inside perform of \(names)")
+    }
+    return parts.joined(separator: ", ")
+  }
+
+  // MARK: - Thread-local storage
+
+  /// One frame per thread. It is only ever touched by the thread that owns it.
+  private final class FrameBox {
+    var entries: [Entry] = []
+  }
+
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, releaseFrameBox)
+    precondition(status == 0, "pthread_key_create failed with \(status)")
+    return key
+  }()
+
+  private static func frameBox(creating: Bool = false) -> FrameBox? {
+    if let raw = pthread_getspecific(key) {
+      return Unmanaged<FrameBox>.fromOpaque(raw).takeUnretainedValue()
+    }
+    guard creating else { return nil }
+    let box = FrameBox()
+    pthread_setspecific(key, Unmanaged.passRetained(box).toOpaque())
+    return box
+  }
+}
+
+#if canImport(Darwin)
+  private func releaseFrameBox(_ raw: UnsafeMutableRawPointer) {
+    Unmanaged<AnyObject>.fromOpaque(raw).release()
+  }
+#else
+  private func releaseFrameBox(_ raw: UnsafeMutableRawPointer?) {
+    guard let raw else { return }
+    Unmanaged<AnyObject>.fromOpaque(raw).release()
+  }
+#endif

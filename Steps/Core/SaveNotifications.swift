@@ -1,0 +1,71 @@
+import Foundation
+
+/// What a successful save changed in the store, like `NSManagedObjectContextDidSave`.
+///
+/// It carries object IDs only, so it is Sendable: hand it to another context's
+/// ``ManagedObjectContext/mergeChanges(fromContextDidSave:)`` inside that context's `perform`.
+public struct ContextDidSave: Sendable, Hashable {
+  /// The saving context's name, if it had one.
+  public let contextName: String?
+  let contextID: ContextID
+  public let insertedObjectIDs: Set<ManagedObjectID>
+  public let updatedObjectIDs: Set<ManagedObjectID>
+  public let deletedObjectIDs: Set<ManagedObjectID>
+}
+
+/// A registration made with ``PersistentContainer/addSaveObserver(_:)``.
+public struct SaveObserverToken: Sendable, Hashable {
+  let rawValue: UInt64
+}
+
+/// Fans save notifications out to observers, streams, and contexts that merge automatically.
+final class SaveHub: Sendable {
+  private struct State {
+    var nextToken: UInt64 = 1
+    var observers: [UInt64: @Sendable (ContextDidSave) -> Void] = [:]
+    var contexts: [ContextID: WeakContextCore] = [:]
+  }
+
+  private struct WeakContextCore {
+    weak var core: ContextCore?
+  }
+
+  private let state = Locked(State())
+
+  func addObserver(_ observer: @escaping @Sendable (ContextDidSave) -> Void) -> SaveObserverToken {
+    state.withLock { state in
+      defer { state.nextToken += 1 }
+      state.observers[state.nextToken] = observer
+      return SaveObserverToken(rawValue: state.nextToken)
+    }
+  }
+
+  func removeObserver(_ token: SaveObserverToken) {
+    state.withLock { _ = $0.observers.removeValue(forKey: token.rawValue) }
+  }
+
+  func stream() -> AsyncStream<ContextDidSave> {
+    let (stream, continuation) = AsyncStream.makeStream(of: ContextDidSave.self)
+    let token = addObserver { continuation.yield($0) }
+    continuation.onTermination = { [weak self] _ in self?.removeObserver(token) }
+    return stream
+  }
+
+  func register(_ core: ContextCore) {
+    state.withLock { state in
+      state.contexts = state.contexts.filter { $0.value.core != nil }
+      state.contexts[core.id] = WeakContextCore(core: core)
+    }
+  }
+
+  /// Delivers `note` after the save has released every lock.
+  func post(_ note: ContextDidSave) {
+    let (observers, contexts) = state.withLock { state in
+      (Array(state.observers.values), state.contexts.values.compactMap(\.core))
+    }
+    for context in contexts where context.id != note.contextID {
+      context.mergeAutomaticallyIfEnabled(note)
+    }
+    for observer in observers { observer(note) }
+  }
+}

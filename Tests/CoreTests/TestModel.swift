@@ -1,0 +1,49 @@
+import Foundation
+import ManagedObjectCore
+
+// The entities the core's own tests use.
+
+final class Author: ManagedObject {
+  @Attribute var name: String
+  @Relationship(inverse: "author") var books: Set<Book>
+}
+
+final class Book: ManagedObject {
+  @Attribute var title: String
+  @Attribute var pages: Int = 0
+  @Attribute var note: String?
+  @Relationship(inverse: "books") var author: Author?
+}
+
+/// One attribute of every supported type, with and without defaults.
+final class Sample: ManagedObject {
+  @Attribute var text: String = "text"
+  @Attribute var count: Int = 0
+  @Attribute var ratio: Double = 0.5
+  @Attribute var flag: Bool = false
+  @Attribute var when: Date = Date(timeIntervalSince1970: 0)
+  @Attribute var uuid: UUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+  @Attribute var blob: Data = Data()
+  @Attribute var optionalText: String?
+  @Attribute var optionalCount: Int?
+  @Attribute var required: String
+}
+
+/// A counter row, the shape of the read-modify-write examples.
+final class Counter: ManagedObject {
+  @Attribute var name: String = ""
+  @Attribute var value: Int = 0
+  @Attribute var label: String = ""
+}
+
+/// One-to-one, to check that taking a partner away from someone else updates both.
+final class Person: ManagedObject {
+  @Attribute var name: String = ""
+  @Relationship(inverse: "partner") var partner: Person?
+}
+
+func makeContainer(
+  _ name: String = #function, checking: ConcurrencyCheckingPolicy = .record
+) -> PersistentContainer {
+  PersistentContainer(name: name, concurrencyChecking: checking)
+}

@@ -1,0 +1,121 @@
+import Dispatch
+import Synchronization
+import Foundation
+
+// Tools for forcing interleavings without sleeps and without ever hanging the test process.
+// Every wait has a deadline; a wait that times out reports it instead of blocking forever.
+
+/// The time a bounded wait gives up after, when a test does not say otherwise. Generous, because
+/// CI machines have two cores and may be busy; a correct run never comes close to it.
+public let defaultWaitTimeout: Duration = .seconds(10)
+
+/// A one-shot signal: threads wait for it, with a timeout, until someone opens it.
+///
+/// Waiting blocks the calling thread, so wait from a `DispatchQueue` or a context's queue, not
+/// from the cooperative pool (which has only as many threads as the machine has cores).
+public final class Gate: Sendable {
+  private let condition = NSCondition()
+  private let state = Mutex(false)
+
+  public init() {}
+
+  /// Lets every current and future waiter through.
+  public func open() {
+    condition.lock()
+    state.withLock { $0 = true }
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  public var isOpen: Bool { state.withLock { $0 } }
+
+  /// Blocks until the gate is open; false if `timeout` passed first.
+  @discardableResult
+  public func wait(timeout: Duration = defaultWaitTimeout) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout.seconds)
+    condition.lock()
+    defer { condition.unlock() }
+    while !isOpen {
+      if !condition.wait(until: deadline) { return isOpen }
+    }
+    return true
+  }
+}
+
+/// Lets `parties` threads meet: each `arriveAndWait` returns once all have arrived, or false
+/// when the timeout passed first.
+public final class Barrier: Sendable {
+  private let parties: Int
+  private let arrived = Mutex(0)
+  private let gate = Gate()
+
+  public init(parties: Int) {
+    precondition(parties > 0)
+    self.parties = parties
+  }
+
+  @discardableResult
+  public func arriveAndWait(timeout: Duration = defaultWaitTimeout) -> Bool {
+    let count = arrived.withLock { value -> Int in
+      value += 1
+      return value
+    }
+    if count == parties { gate.open() }
+    return gate.wait(timeout: timeout)
+  }
+}
+
+/// Thrown when an awaited operation did not finish in time.
+public struct TimeoutError: Error, CustomStringConvertible {
+  public let what: String
+  public let timeout: Duration
+
+  public var description: String { "\(what) did not finish within \(timeout)" }
+}
+
+/// Awaits `operation`, or throws ``TimeoutError`` after `timeout` without waiting for it to end.
+///
+/// Unlike a task group, this never waits for a stuck child: a deadlocked operation is abandoned
+/// (it leaks), and the test fails with a message instead of hanging the run.
+public func withTimeout<Value: Sendable>(
+  _ timeout: Duration = defaultWaitTimeout,
+  _ what: String,
+  _ operation: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+  try await withCheckedThrowingContinuation { continuation in
+    let once = ResumeOnce(continuation)
+    Task {
+      do { once.resume(with: .success(try await operation())) } catch {
+        once.resume(with: .failure(error))
+      }
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) {
+      once.resume(with: .failure(TimeoutError(what: what, timeout: timeout)))
+    }
+  }
+}
+
+/// Resumes a continuation for the first result only.
+private final class ResumeOnce<Value: Sendable>: Sendable {
+  private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
+
+  init(_ continuation: CheckedContinuation<Value, any Error>) {
+    self.continuation = Mutex(continuation)
+  }
+
+  func resume(with result: Result<Value, any Error>) {
+    let pending = continuation.withLock { stored in
+      defer { stored = nil }
+      return stored
+    }
+    pending?.resume(with: result)
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as Dispatch and Foundation want it.
+  public var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+}
