@@ -86,19 +86,33 @@ final class ContextCore: Sendable {
   }
 
   /// Checks one operation and reports at most one violation for it. Returns false when the
-  /// operation must not touch `objects`: one belongs to another context or was invalidated.
+  /// operation must not touch `object` or `others`: one belongs to another context or was
+  /// invalidated. The names are only built when there is something to report.
   @discardableResult
   private func verify(
-    _ operation: ConcurrencyViolation.Operation, entity: String?, property: String?,
-    objects: [ManagedObject], state: ContextState
+    _ operation: ConcurrencyViolation.Operation, entity: () -> String?, property: () -> String?,
+    object: ManagedObject?, others: [ManagedObject] = [], state: ContextState
   ) -> Bool {
-    let foreign = objects.first { $0.core !== self }
-    let detached = objects.first { $0.core === self && $0.isDetached }
-    guard reporter.isChecking else { return foreign == nil && detached == nil }
-    let kind: ConcurrencyViolation.Kind?
+    var foreign: ManagedObject?
+    var detached: ManagedObject?
+    func classify(_ candidate: ManagedObject) {
+      if candidate.core !== self {
+        foreign = foreign ?? candidate
+      } else if candidate.isDetached {
+        detached = detached ?? candidate
+      }
+    }
+    if let object { classify(object) }
+    for other in others { classify(other) }
+    let proceed = foreign == nil && detached == nil
+    guard reporter.isChecking else { return proceed }
+    let inScope = isInScope
+    if inScope && proceed { return true }
+
+    let kind: ConcurrencyViolation.Kind
     var location = PerformScope.describeCurrentLocation()
     var contextName = displayName(of: state)
-    if !isInScope {
+    if !inScope {
       kind = .outsidePerform
     } else if let foreign {
       kind = .foreignContext
@@ -108,39 +122,37 @@ final class ContextCore: Sendable {
       kind = .invalidatedObject
       location = "after \(reason.rawValue), \(location)"
     } else {
-      kind = nil
+      return proceed
     }
-    if let kind {
-      reporter.report(
-        ConcurrencyViolation(
-          kind: kind, operation: operation, entity: entity, property: property,
-          contextName: contextName, location: location))
-    }
-    return foreign == nil && detached == nil
+    reporter.report(
+      ConcurrencyViolation(
+        kind: kind, operation: operation, entity: entity() ?? object?.entityName,
+        property: property(), contextName: contextName, location: location))
+    return proceed
   }
 
   /// Runs one checked operation under the lock.
   func access<Result, Failure: Error>(
     _ operation: ConcurrencyViolation.Operation, object: ManagedObject? = nil,
-    entity: String? = nil, property: String? = nil,
+    entity: @autoclosure () -> String? = nil, property: @autoclosure () -> String? = nil,
     _ body: (ContextState) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try state.withLock { (state: ContextState) throws(Failure) -> Result in
-      verify(
-        operation, entity: entity ?? object?.entityName, property: property,
-        objects: object.map { [$0] } ?? [], state: state)
+      verify(operation, entity: entity, property: property, object: object, state: state)
       return try body(state)
     }
   }
 
-  /// Runs a checked operation on `objects`; `body` gets false when it must leave them alone.
+  /// Runs a checked operation on objects; `body` gets false when it must leave them alone.
   private func access<Result>(
-    _ operation: ConcurrencyViolation.Operation, objects: [ManagedObject], entity: String?,
+    _ operation: ConcurrencyViolation.Operation, object: ManagedObject?,
+    others: [ManagedObject] = [],
     property: String? = nil, _ body: (Bool, ContextState) -> Result
   ) -> Result {
     state.withLock { state in
       let proceed = verify(
-        operation, entity: entity, property: property, objects: objects, state: state)
+        operation, entity: { nil }, property: { property }, object: object, others: others,
+        state: state)
       return body(proceed, state)
     }
   }
@@ -171,7 +183,9 @@ final class ContextCore: Sendable {
       return try PerformScope.run(frame: frame, block)
     }
     let outcome: Swift.Result<Result, Failure> = queue.sync {
-      PerformScope.run(frame: frame) { Swift.Result { () throws(Failure) -> Result in try block() } }
+      PerformScope.run(frame: frame) {
+        Swift.Result { () throws(Failure) -> Result in try block() }
+      }
     }
     return try outcome.get()
   }
@@ -187,13 +201,14 @@ final class ContextCore: Sendable {
     let entry = scopeEntry
     let outcome: Swift.Result<Result, Failure> = await withoutActuallyEscaping(block) {
       escapable in
-      let transfer = ConfinedTransfer(escapable)
+      let box = ConfinedBox(escapable)
       let done = await withUnsafeContinuation(isolation: isolation) {
         (continuation: UnsafeContinuation<ConfinedTransfer<Swift.Result<Result, Failure>>, Never>)
         in
         queue.async {
+          // The closure is taken and released inside this inner scope, before the resume.
           let outcome = PerformScope.run(frame: [entry]) {
-            Swift.Result { () throws(Failure) -> Result in try transfer.value() }
+            Swift.Result { () throws(Failure) -> Result in try box.take()() }
           }
           continuation.resume(returning: ConfinedTransfer(outcome))
         }
@@ -211,7 +226,7 @@ final class ContextCore: Sendable {
       return state.nextSerial
     }
     let id = ManagedObjectID(
-      storeIdentifier: store.identifier, entityName: entity.entityName,
+      storeIdentifier: store.identifier, entityName: EntityNames.name(of: entity),
       storage: .temporary(context: self.id, serial: serial))
     return ObjectRegistration(core: self, id: id, isInserted: true)
   }
@@ -225,7 +240,7 @@ final class ContextCore: Sendable {
 
   private func permanentID(row: Int64, entity: ManagedObject.Type) -> ManagedObjectID {
     ManagedObjectID(
-      storeIdentifier: store.identifier, entityName: entity.entityName,
+      storeIdentifier: store.identifier, entityName: EntityNames.name(of: entity),
       storage: .permanent(row: row))
   }
 
@@ -258,9 +273,9 @@ final class ContextCore: Sendable {
   }
 
   /// Sets a relationship and keeps its inverse in step.
-  func relate(_ object: ManagedObject, through cell: RelationshipCell, to targets: [ManagedObject]) {
-    access(.write, objects: [object] + targets, entity: object.entityName, property: cell.name) {
-      proceed, state in
+  func relate(_ object: ManagedObject, through cell: RelationshipCell, to targets: [ManagedObject])
+  {
+    access(.write, object: object, others: targets, property: cell.name) { proceed, state in
       guard proceed else { return }
       let old = cell.targets
       let new = Set(targets.map(\.id))
@@ -290,7 +305,7 @@ final class ContextCore: Sendable {
   }
 
   func delete(_ object: ManagedObject) {
-    access(.delete, objects: [object], entity: object.entityName) { proceed, state in
+    access(.delete, object: object) { proceed, state in
       guard proceed else { return }
       switch object.lifecycle {
       case .inserted: object.lifecycle = .deleted(wasInserted: true)
@@ -311,7 +326,8 @@ final class ContextCore: Sendable {
     }
   }
 
-  private func detach(_ object: ManagedObject, _ reason: ManagedObject.DetachReason,
+  private func detach(
+    _ object: ManagedObject, _ reason: ManagedObject.DetachReason,
     in state: ContextState
   ) {
     object.lifecycle = .detached(reason)
@@ -332,14 +348,14 @@ final class ContextCore: Sendable {
       if state.deleted.remove(old) != nil { state.deleted.insert(new) }
       if state.touched.remove(old) != nil { state.touched.insert(new) }
     }
-    for object in state.registered.values {
+    for object in state.registered.values where object.hasRelationships {
       for cell in object.cells { cell.remap(map) }
       object.committed = object.committed.mapValues { $0.remapping(map) }
     }
   }
 
   func obtainPermanentIDs(for objects: [ManagedObject]) {
-    access(.obtainPermanentIDs, objects: objects, entity: nil) { proceed, state in
+    access(.obtainPermanentIDs, object: nil, others: objects) { proceed, state in
       guard proceed else { return }
       let temporary = objects.filter { $0.id.isTemporaryID }
       let rows = store.reserveRows(temporary.count)
@@ -370,7 +386,8 @@ final class ContextCore: Sendable {
 
   func updatedObjects() -> Set<ManagedObject> {
     access(.inspectChanges) { state in
-      Set(state.objects(state.touched).filter { $0.lifecycle == .persisted && $0.hasPendingChanges })
+      Set(
+        state.objects(state.touched).filter { $0.lifecycle == .persisted && $0.hasPendingChanges })
     }
   }
 
@@ -454,7 +471,8 @@ final class ContextCore: Sendable {
   func fetch<Entity: ManagedObject>(
     _ request: FetchRequest<Entity>
   ) throws(PersistenceError) -> [Entity] {
-    try access(.fetch, entity: Entity.entityName) { (state) throws(PersistenceError) in
+    try access(.fetch, entity: EntityNames.name(of: Entity.self)) {
+      (state) throws(PersistenceError) in
       try fetchObjects(request, in: state)
     }
   }
@@ -462,7 +480,8 @@ final class ContextCore: Sendable {
   func fetchObjectIDs<Entity: ManagedObject>(
     _ request: FetchRequest<Entity>
   ) throws(PersistenceError) -> [ManagedObjectID] {
-    try access(.fetch, entity: Entity.entityName) { (state) throws(PersistenceError) in
+    try access(.fetch, entity: EntityNames.name(of: Entity.self)) {
+      (state) throws(PersistenceError) in
       guard request.sortDescriptors.isEmpty else {
         return try fetchObjects(request, in: state).map(\.id)
       }
@@ -481,7 +500,8 @@ final class ContextCore: Sendable {
   func count<Entity: ManagedObject>(
     for request: FetchRequest<Entity>
   ) throws(PersistenceError) -> Int {
-    try access(.count, entity: Entity.entityName) { (state) throws(PersistenceError) in
+    try access(.count, entity: EntityNames.name(of: Entity.self)) {
+      (state) throws(PersistenceError) in
       let found = try internally { () throws(PersistenceError) in
         try candidates(for: request, in: state)
       }
@@ -493,7 +513,14 @@ final class ContextCore: Sendable {
     try access(.existingObject, entity: id.entityName) {
       (state) throws(PersistenceError) -> ManagedObject in
       guard id.storeIdentifier == store.identifier else { throw .foreignStore(id) }
-      if let object = state.registered[id] { return object }
+      if let object = state.registered[id] {
+        // A registered object whose row another context deleted is stale: say so.
+        if object.lifecycle == .persisted, let row = id.row, case .deleted = store.row(row) {
+          detach(object, .deletedInStore, in: state)
+          throw .objectDeleted(id)
+        }
+        return object
+      }
       switch id.storage {
       case .temporary(let context, _):
         throw context == self.id ? .objectNotFound(id) : .temporaryIDOutsideItsContext(id)
@@ -517,7 +544,8 @@ final class ContextCore: Sendable {
   }
 
   private func commit(_ state: ContextState) throws(PersistenceError) -> ContextDidSave? {
-    let inserted = state.objects(state.inserted)
+    // Rows are numbered in insertion order, so unsorted fetches come back in that order.
+    let inserted = state.objects(state.inserted).sorted { $0.insertionSerial < $1.insertionSerial }
     let deleted = state.objects(state.deleted)
     let updated = state.objects(state.touched).filter {
       $0.lifecycle == .persisted && $0.hasPendingChanges
@@ -530,7 +558,10 @@ final class ContextCore: Sendable {
       }
     }
     guard failures.isEmpty else {
-      throw .validation(failures.sorted { ($0.objectID.description, $0.property) < ($1.objectID.description, $1.property) })
+      throw .validation(
+        failures.sorted {
+          ($0.objectID.description, $0.property) < ($1.objectID.description, $1.property)
+        })
     }
 
     // Permanent IDs first, so that rows refer to each other by their final IDs.
@@ -625,7 +656,7 @@ final class ContextCore: Sendable {
   }
 
   func refresh(_ object: ManagedObject, mergeChanges: Bool) {
-    access(.refresh, objects: [object], entity: object.entityName) { proceed, state in
+    access(.refresh, object: object) { proceed, state in
       guard proceed else { return }
       reload(object, keepingChanges: mergeChanges, in: state)
     }

@@ -66,6 +66,24 @@ struct ConfinedTransfer<Value>: @unchecked Sendable {
   }
 }
 
+/// Like ``ConfinedTransfer``, for a value that must be released at a known moment.
+///
+/// `withoutActuallyEscaping` traps if the closure outlives its body. A Dispatch block may be
+/// released only after it returns, so the block keeps this box and the box drops the closure
+/// (`take()`) before the caller is resumed. Same confinement invariant as `ConfinedTransfer`.
+final class ConfinedBox<Value>: @unchecked Sendable {
+  private var value: Value?
+
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  func take() -> Value {
+    defer { value = nil }
+    return value!
+  }
+}
+
 /// Lets the Sendable container hold its main-queue context.
 ///
 /// Invariant: `ManagedObjectContext` keeps no mutable state of its own; all of it lives in its

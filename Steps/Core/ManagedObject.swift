@@ -31,6 +31,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   var version = 0
   private(set) var cells: [PropertyCell] = []
   private(set) var cellsByName: [String: PropertyCell] = [:]
+  /// Only objects with relationships hold other objects' IDs, which change on save.
+  private(set) var hasRelationships = false
 
   /// Used by the core to create objects; call ``init(context:)`` instead.
   public required init(_ registration: ObjectRegistration) {
@@ -46,6 +48,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         cell.name = label.hasPrefix("_") ? String(label.dropFirst()) : label
         cells.append(cell)
         cellsByName[cell.name] = cell
+        hasRelationships = hasRelationships || cell is RelationshipCell
       }
       mirror = current.superclassMirror
     }
@@ -108,12 +111,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   }
 
   public var description: String {
-    "<\(Self.entityName) \(objectID)>"
+    "<\(EntityNames.name(of: Self.self)) \(objectID)>"
   }
 
   // MARK: - Used by the core, with the context's lock held
 
-  var entityName: String { Self.entityName }
+  /// The entity name without recomputing it: the ID carries it (lock held).
+  var entityName: String { id.entityName }
 
   var isDetached: Bool {
     if case .detached = lifecycle { return true }
@@ -160,7 +164,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     core.access(.read, object: self, property: cell.name) { _ in
       guard let value = cell.current else {
         preconditionFailure(
-          "\(Self.entityName).\(cell.name) was read before it was set. Give the attribute a "
+          "\(entityName).\(cell.name) was read before it was set. Give the attribute a "
             + "default value, make it optional, or set it right after inserting the object.")
       }
       return value
@@ -191,4 +195,18 @@ public struct ObjectRegistration {
   let core: ContextCore
   let id: ManagedObjectID
   let isInserted: Bool
+}
+
+/// `entityName` is a class property that subclasses may override, and `String(describing:)` of a
+/// type is slow; the core asks for names per object, so it remembers them per class.
+enum EntityNames {
+  private static let cache = Locked<[ObjectIdentifier: String]>([:])
+
+  static func name(of entity: ManagedObject.Type) -> String {
+    let key = ObjectIdentifier(entity)
+    if let name = cache.withLock({ $0[key] }) { return name }
+    let name = entity.entityName
+    cache.withLock { $0[key] = name }
+    return name
+  }
 }

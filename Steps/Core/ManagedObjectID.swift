@@ -22,6 +22,16 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     self.storage = storage
   }
 
+  public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
+    lhs.storage == rhs.storage && lhs.storeIdentifier == rhs.storeIdentifier
+      && lhs.entityName == rhs.entityName
+  }
+
+  /// Hashes the row or serial only: it is nearly unique on its own, and IDs are hashed a lot.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(storage)
+  }
+
   /// True until the object is saved or given a permanent ID.
   public var isTemporaryID: Bool {
     if case .temporary = storage { return true }

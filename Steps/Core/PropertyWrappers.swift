@@ -29,7 +29,8 @@ public struct Attribute<Value: AttributeValue> {
   /// An attribute without a default: nil for an optional type; for a non-optional type it must be
   /// set before the object is saved.
   public init() {
-    cell = AttributeCell(defaultValue: (Value.self as? any OptionalAttributeValue.Type)?.nilValue as? Value)
+    cell = AttributeCell(
+      defaultValue: (Value.self as? any OptionalAttributeValue.Type)?.nilValue as? Value)
   }
 
   @available(*, unavailable, message: "@Attribute can only be used in a ManagedObject subclass")

@@ -1,6 +1,6 @@
 import Dispatch
-import Synchronization
 import Foundation
+import Synchronization
 
 // Tools for forcing interleavings without sleeps and without ever hanging the test process.
 // Every wait has a deadline; a wait that times out reports it instead of blocking forever.

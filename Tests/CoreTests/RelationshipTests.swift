@@ -1,0 +1,119 @@
+import Foundation
+import ManagedObjectCore
+import Testing
+
+@Suite("Relationships")
+struct RelationshipTests {
+  @Test(
+    "Setting a to-one side updates the to-many inverse, and moving an object updates both owners")
+  func inverseMaintained() async throws {
+    let container = makeContainer()
+    let context = container.newBackgroundContext()
+    await context.perform {
+      let ann = Author(context: context)
+      ann.name = "Ann"
+      let bob = Author(context: context)
+      bob.name = "Bob"
+      let book = Book(context: context)
+      book.title = "Shared"
+      book.author = ann
+      #expect(ann.books == [book])
+      bob.books = [book]
+      #expect(book.author === bob)
+      #expect(ann.books.isEmpty)
+      book.author = nil
+      #expect(bob.books.isEmpty)
+    }
+    #expect(container.violations.isEmpty)
+  }
+
+  @Test("One-to-one: taking a partner away from someone else clears their side")
+  func oneToOne() async throws {
+    let container = makeContainer()
+    let context = container.newBackgroundContext()
+    await context.perform {
+      let a = Person(context: context)
+      let b = Person(context: context)
+      let c = Person(context: context)
+      a.partner = b
+      #expect(b.partner === a)
+      c.partner = b
+      #expect(b.partner === c)
+      #expect(a.partner == nil)
+    }
+  }
+
+  @Test("Relationships survive a save and resolve in another context")
+  func savedAcrossContexts() async throws {
+    let container = makeContainer()
+    let context = container.newBackgroundContext()
+    let authorID = try await context.perform {
+      let ann = Author(context: context)
+      ann.name = "Ann"
+      for title in ["X", "Y"] {
+        let book = Book(context: context)
+        book.title = title
+        book.author = ann
+      }
+      try context.save()
+      return ann.objectID
+    }
+    let other = container.newBackgroundContext()
+    let titles = try await other.perform {
+      let ann = try other.existingObject(with: authorID, as: Author.self)
+      return Set(ann.books.map(\.title))
+    }
+    #expect(titles == ["X", "Y"])
+  }
+
+  @Test("Deleting an object nullifies the relationships that point to it")
+  func deleteNullifies() async throws {
+    let container = makeContainer()
+    let context = container.newBackgroundContext()
+    try await context.perform {
+      let ann = Author(context: context)
+      ann.name = "Ann"
+      let book = Book(context: context)
+      book.title = "Orphan"
+      book.author = ann
+      try context.save()
+      context.delete(ann)
+      #expect(book.author == nil)
+      try context.save()
+    }
+    let other = container.newBackgroundContext()
+    let author = try await other.perform {
+      try other.fetch(FetchRequest<Book>()).first.map { $0.author == nil }
+    }
+    #expect(author == true)
+  }
+
+  @Test("Relating objects of two contexts is refused and reported, as in Core Data")
+  func crossContextRelationship() async throws {
+    let container = makeContainer()
+    let first = container.newBackgroundContext()
+    first.name = "first"
+    let second = container.newBackgroundContext()
+    second.name = "second"
+    let authorID = try await first.perform {
+      let ann = Author(context: first)
+      ann.name = "Ann"
+      try first.save()
+      return ann.objectID
+    }
+    try await first.perform {
+      let ann = try first.existingObject(with: authorID, as: Author.self)
+      second.performAndWait {
+        let book = Book(context: second)
+        book.title = "Foreign"
+        book.author = ann
+        #expect(book.author == nil)
+      }
+      #expect(ann.books.isEmpty)
+    }
+    let violations = container.violations
+    #expect(violations.count == 1, "\(violations)")
+    #expect(violations.first?.kind == .foreignContext)
+    #expect(violations.first?.property == "author")
+  }
+}

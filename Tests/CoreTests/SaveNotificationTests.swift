@@ -1,0 +1,145 @@
+import Foundation
+import ManagedObjectCore
+import Synchronization
+import Testing
+import WorkshopSupport
+
+@Suite("Save notifications and merging")
+struct SaveNotificationTests {
+  @Test("A save notification carries the inserted, updated and deleted object IDs")
+  func notificationContents() async throws {
+    let container = makeContainer()
+    let notes = container.saveNotifications()
+    let context = container.newBackgroundContext()
+    context.name = "writer"
+    let (first, second, third) = try await context.perform {
+      let a = Book(context: context)
+      a.title = "a"
+      let b = Book(context: context)
+      b.title = "b"
+      try context.save()
+      a.title = "a2"
+      context.delete(b)
+      let c = Book(context: context)
+      c.title = "c"
+      try context.save()
+      return (a.objectID, b.objectID, c.objectID)
+    }
+    let received = try await withTimeout(.seconds(5), "two save notifications") {
+      var iterator = notes.makeAsyncIterator()
+      return [await iterator.next(), await iterator.next()].compactMap { $0 }
+    }
+    #expect(received.count == 2)
+    #expect(received.first?.insertedObjectIDs == [first, second])
+    #expect(received.first?.contextName == "writer")
+    #expect(received.last?.insertedObjectIDs == [third])
+    #expect(received.last?.updatedObjectIDs == [first])
+    #expect(received.last?.deletedObjectIDs == [second])
+  }
+
+  @Test("Observers are called for each save until removed; a save with no changes posts nothing")
+  func observers() async throws {
+    let container = makeContainer()
+    let count = Mutex(0)
+    let token = container.addSaveObserver { _ in count.withLock { $0 += 1 } }
+    let context = container.newBackgroundContext()
+    try await context.perform {
+      Book(context: context).title = "one"
+      try context.save()
+      try context.save()
+    }
+    container.removeSaveObserver(token)
+    try await context.perform {
+      Book(context: context).title = "two"
+      try context.save()
+    }
+    #expect(count.withLock { $0 } == 1)
+  }
+
+  @Test("mergeChanges(fromContextDidSave:) refreshes registered objects and drops deleted ones")
+  func manualMerge() async throws {
+    let container = makeContainer()
+    let writer = container.newBackgroundContext()
+    let reader = container.newBackgroundContext()
+    let (keptID, goneID) = try await writer.perform {
+      let kept = Book(context: writer)
+      kept.title = "old"
+      let gone = Book(context: writer)
+      gone.title = "gone"
+      try writer.save()
+      return (kept.objectID, gone.objectID)
+    }
+    _ = try await reader.perform { try reader.fetch(FetchRequest<Book>()).count }
+    let notes = container.saveNotifications()
+    try await writer.perform {
+      try writer.existingObject(with: keptID, as: Book.self).title = "new"
+      writer.delete(try writer.existingObject(with: goneID))
+      try writer.save()
+    }
+    let note = try await withTimeout(.seconds(5), "the save notification") {
+      var iterator = notes.makeAsyncIterator()
+      return await iterator.next()
+    }
+    let (title, registered) = try await reader.perform {
+      let kept = try reader.existingObject(with: keptID, as: Book.self)
+      let before = kept.title
+      reader.mergeChanges(fromContextDidSave: try #require(note))
+      _ = before
+      return (kept.title, reader.registeredObjects.map(\.objectID))
+    }
+    #expect(title == "new")
+    #expect(registered == [keptID])
+    #expect(container.violations.isEmpty)
+  }
+
+  @Test("automaticallyMergesChangesFromParent merges another context's save on its own queue")
+  func automaticMerge() async throws {
+    let container = makeContainer()
+    let writer = container.newBackgroundContext()
+    let reader = container.newBackgroundContext()
+    reader.automaticallyMergesChangesFromParent = true
+    let id = try await writer.perform {
+      let book = Book(context: writer)
+      book.title = "v1"
+      try writer.save()
+      return book.objectID
+    }
+    let before = try await reader.perform {
+      try reader.existingObject(with: id, as: Book.self).title
+    }
+    try await writer.perform {
+      try writer.existingObject(with: id, as: Book.self).title = "v2"
+      try writer.save()
+    }
+    // The merge was enqueued on the reader's queue during the save; an enqueued block runs after.
+    let after = try await reader.perform(schedule: .enqueued) {
+      let book = try #require(reader.registeredObjects.first as? Book)
+      return book.title
+    }
+    #expect(before == "v1")
+    #expect(after == "v2")
+    #expect(container.violations.isEmpty)
+  }
+
+  @Test("Without automatic merging, a context keeps its stale copy")
+  func noAutomaticMerge() async throws {
+    let container = makeContainer()
+    let writer = container.newBackgroundContext()
+    let reader = container.newBackgroundContext()
+    let id = try await writer.perform {
+      let book = Book(context: writer)
+      book.title = "v1"
+      try writer.save()
+      return book.objectID
+    }
+    _ = try await reader.perform { try reader.existingObject(with: id, as: Book.self).title }
+    try await writer.perform {
+      try writer.existingObject(with: id, as: Book.self).title = "v2"
+      try writer.save()
+    }
+    let after = try await reader.perform(schedule: .enqueued) {
+      try #require(reader.registeredObjects.first as? Book).title
+    }
+    #expect(after == "v1")
+  }
+}
