@@ -45,18 +45,6 @@ private struct StaleSave {
   }
 }
 
-extension ManagedObjectContext {
-  /// Saves and returns the typed error instead of throwing it.
-  func saveError() -> PersistenceError? {
-    do throws(PersistenceError) {
-      try save()
-      return nil
-    } catch {
-      return error
-    }
-  }
-}
-
 @Suite("Saving: optimistic locking and merge policies")
 struct MergePolicyTests {
   @Test("Under .error (the default) a stale save throws a conflict naming object and properties")

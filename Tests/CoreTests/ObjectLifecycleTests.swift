@@ -190,18 +190,18 @@ struct ObjectLifecycleTests {
   func validationNamesObjectAndAttribute() async throws {
     let container = makeContainer()
     let context = container.newBackgroundContext()
-    await context.perform {
+    let (error, id) = await context.perform {
       let sample = Sample(context: context)
-      let error = #expect(throws: PersistenceError.self) { try context.save() }
-      guard case .validation(let failures)? = error else {
-        Issue.record("expected a validation error, got \(String(describing: error))")
-        return
-      }
-      #expect(failures.map(\.property) == ["required"])
-      #expect(failures.first?.objectID == sample.objectID)
-      #expect(failures.first?.entityName == "Sample")
-      #expect(error?.description.contains("Sample.required") == true)
+      return (context.saveError(), sample.objectID)
     }
+    guard case .validation(let failures)? = error else {
+      Issue.record("expected a validation error, got \(String(describing: error))")
+      return
+    }
+    #expect(failures.map(\.property) == ["required"])
+    #expect(failures.first?.objectID == id)
+    #expect(failures.first?.entityName == "Sample")
+    #expect(error?.description.contains("Sample.required") == true)
   }
 
   @Test("A save is atomic: one invalid object keeps every other change out of the store")

@@ -3,16 +3,17 @@ import ManagedObjectCore
 
 // The entities the core's own tests use.
 
+// Quoted in README.md ("Declaring an entity"): keep the two in step.
+final class Book: ManagedObject {
+  @Attribute var title: String  // required: saving while unset is a validation error
+  @Attribute var pages: Int = 0  // with a default
+  @Attribute var note: String?  // optional: nil by default
+  @Relationship(inverse: "books") var author: Author?
+}
+
 final class Author: ManagedObject {
   @Attribute var name: String
   @Relationship(inverse: "author") var books: Set<Book>
-}
-
-final class Book: ManagedObject {
-  @Attribute var title: String
-  @Attribute var pages: Int = 0
-  @Attribute var note: String?
-  @Relationship(inverse: "books") var author: Author?
 }
 
 /// One attribute of every supported type, with and without defaults.
@@ -46,4 +47,16 @@ func makeContainer(
   _ name: String = #function, checking: ConcurrencyCheckingPolicy = .record
 ) -> PersistentContainer {
   PersistentContainer(name: name, concurrencyChecking: checking)
+}
+
+extension ManagedObjectContext {
+  /// Saves and returns the typed error instead of throwing it.
+  func saveError() -> PersistenceError? {
+    do throws(PersistenceError) {
+      try save()
+      return nil
+    } catch {
+      return error
+    }
+  }
 }
