@@ -5,7 +5,6 @@ import Synchronization
 /// The mutable state of one context and of all its objects, guarded by `ContextCore.state`.
 final class ContextState {
   weak var owner: ManagedObjectContext?
-  var name: String?
   var mergePolicy = MergePolicy.error
   var automaticallyMergesChangesFromParent = false
   var registered: [ManagedObjectID: ManagedObject] = [:]
@@ -33,6 +32,9 @@ final class ContextCore: Sendable {
   let reporter: ViolationReporter
   let hub: SaveHub
   let state: ReentrantLocked<ContextState>
+  /// The name has a lock of its own that takes no other lock, so a violation message can name a
+  /// context while another context's lock is held.
+  let nameStorage: Locked<String?>
 
   private static let nextID = Atomic<UInt64>(0)
 
@@ -51,17 +53,19 @@ final class ContextCore: Sendable {
       case .mainQueue: .main
       case .privateQueue: DispatchQueue(label: "ManagedObjectCore.context-\(raw)")
       }
-    let initial = ContextState()
-    initial.name = name
-    state = ReentrantLocked(initial)
+    state = ReentrantLocked(ContextState())
+    nameStorage = Locked(name)
   }
 
   var owner: ManagedObjectContext? { state.withLock { $0.owner } }
 
-  var displayName: String { state.withLock { displayName(of: $0) } }
+  var name: String? {
+    get { nameStorage.withLock { $0 } }
+    set { nameStorage.withLock { $0 = newValue } }
+  }
 
-  private func displayName(of state: ContextState) -> String {
-    if let name = state.name { return name }
+  var displayName: String {
+    if let name { return name }
     let kind = concurrencyType == .mainQueue ? "main-queue" : "private-queue"
     return "\(kind) context \(id)"
   }
@@ -111,7 +115,7 @@ final class ContextCore: Sendable {
 
     let kind: ConcurrencyViolation.Kind
     var location = PerformScope.describeCurrentLocation()
-    var contextName = displayName(of: state)
+    var contextName = displayName
     if !inScope {
       kind = .outsidePerform
     } else if let foreign {
@@ -410,6 +414,11 @@ final class ContextCore: Sendable {
   ) throws(PersistenceError) -> [Candidate] {
     func matches(_ object: ManagedObject) throws(PersistenceError) -> Bool {
       guard let predicate = request.predicate else { return true }
+      // A pending object with a required attribute still unset would stop the program when the
+      // predicate reads it; like a nil in Core Data's in-memory evaluation, it matches nothing.
+      if object.lifecycle == .inserted, object.cells.contains(where: \.isMissingRequiredValue) {
+        return false
+      }
       do {
         return try predicate.evaluate(object as! Entity)
       } catch {
@@ -621,7 +630,7 @@ final class ContextCore: Sendable {
     state.deleted.removeAll()
     state.touched.removeAll()
     return ContextDidSave(
-      contextName: state.name, contextID: id,
+      contextName: name, contextID: id,
       insertedObjectIDs: Set(inserted.map(\.id)), updatedObjectIDs: updatedIDs,
       deletedObjectIDs: deletedIDs)
   }

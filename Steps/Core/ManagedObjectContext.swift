@@ -33,8 +33,8 @@ public final class ManagedObjectContext {
 
   /// A name for debugging and violation messages. Thread-safe.
   public var name: String? {
-    get { core.state.withLock { $0.name } }
-    set { core.state.withLock { $0.name = newValue } }
+    get { core.name }
+    set { core.name = newValue }
   }
 
   /// How `save()` resolves conflicts with the store. Thread-safe, so it can be configured right

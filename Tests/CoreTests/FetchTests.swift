@@ -116,4 +116,20 @@ struct FetchTests {
     #expect(titles == ["A", "C"])
     #expect(container.violations.isEmpty)
   }
+
+  @Test(
+    "A pending object whose required attribute is unset matches no predicate, and does not crash")
+  func pendingObjectMissingRequiredValue() async throws {
+    let container = try await library(2)
+    let context = container.newBackgroundContext()
+    let (matched, all) = try await context.perform {
+      _ = Book(context: context)  // title not set yet
+      return (
+        try context.fetch(FetchRequest<Book>(predicate: #Predicate { $0.title != "" })).count,
+        try context.count(for: FetchRequest<Book>())
+      )
+    }
+    #expect(matched == 2)
+    #expect(all == 3)
+  }
 }
