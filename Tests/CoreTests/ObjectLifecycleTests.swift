@@ -90,13 +90,7 @@ struct ObjectLifecycleTests {
   @Test("A URI representation leads back to the same ID, and only for its own store")
   func uriRoundTrip() async throws {
     let container = makeContainer()
-    let context = container.newBackgroundContext()
-    let id = try await context.perform {
-      let book = Book(context: context)
-      book.title = "Ulysses"
-      try context.save()
-      return book.objectID
-    }
+    let id = try await saveBook("Ulysses", in: container)
     let uri = id.uriRepresentation()
     #expect(uri.scheme == "x-coredata")
     #expect(container.managedObjectID(forURIRepresentation: uri) == id)
@@ -116,12 +110,7 @@ struct ObjectLifecycleTests {
       pending.title = "Pending"
       return (saved.objectID, pending.objectID)
     }
-    let foreignID = try await makeContainer("foreign").performBackgroundTask { context in
-      let book = Book(context: context)
-      book.title = "Elsewhere"
-      try context.save()
-      return book.objectID
-    }
+    let foreignID = try await saveBook("Elsewhere", in: makeContainer("foreign"))
     let other = container.newBackgroundContext()
     try await other.perform {
       #expect(throws: PersistenceError.temporaryIDOutsideItsContext(temporaryID)) {
@@ -207,13 +196,8 @@ struct ObjectLifecycleTests {
   @Test("A save is atomic: one invalid object keeps every other change out of the store")
   func saveIsAtomic() async throws {
     let container = makeContainer()
+    let existing = try await saveBook("Before", in: container)
     let context = container.newBackgroundContext()
-    let existing = try await context.perform {
-      let book = Book(context: context)
-      book.title = "Before"
-      try context.save()
-      return book.objectID
-    }
     try await context.perform {
       let book = try context.existingObject(with: existing, as: Book.self)
       book.title = "After"

@@ -92,54 +92,28 @@ struct SaveNotificationTests {
     #expect(container.violations.isEmpty)
   }
 
-  @Test("automaticallyMergesChangesFromParent merges another context's save on its own queue")
-  func automaticMerge() async throws {
+  @Test(
+    "automaticallyMergesChangesFromParent merges another context's save on its own queue",
+    arguments: [true, false])
+  func automaticMerge(enabled: Bool) async throws {
     let container = makeContainer()
-    let writer = container.newBackgroundContext()
+    let id = try await saveBook("v1", in: container)
     let reader = container.newBackgroundContext()
-    reader.automaticallyMergesChangesFromParent = true
-    let id = try await writer.perform {
-      let book = Book(context: writer)
-      book.title = "v1"
-      try writer.save()
-      return book.objectID
-    }
+    reader.automaticallyMergesChangesFromParent = enabled
     let before = try await reader.perform {
       try reader.existingObject(with: id, as: Book.self).title
     }
+    let writer = container.newBackgroundContext()
     try await writer.perform {
       try writer.existingObject(with: id, as: Book.self).title = "v2"
       try writer.save()
     }
     // The merge was enqueued on the reader's queue during the save; an enqueued block runs after.
     let after = try await reader.perform(schedule: .enqueued) {
-      let book = try #require(reader.registeredObjects.first as? Book)
-      return book.title
-    }
-    #expect(before == "v1")
-    #expect(after == "v2")
-    #expect(container.violations.isEmpty)
-  }
-
-  @Test("Without automatic merging, a context keeps its stale copy")
-  func noAutomaticMerge() async throws {
-    let container = makeContainer()
-    let writer = container.newBackgroundContext()
-    let reader = container.newBackgroundContext()
-    let id = try await writer.perform {
-      let book = Book(context: writer)
-      book.title = "v1"
-      try writer.save()
-      return book.objectID
-    }
-    _ = try await reader.perform { try reader.existingObject(with: id, as: Book.self).title }
-    try await writer.perform {
-      try writer.existingObject(with: id, as: Book.self).title = "v2"
-      try writer.save()
-    }
-    let after = try await reader.perform(schedule: .enqueued) {
       try #require(reader.registeredObjects.first as? Book).title
     }
-    #expect(after == "v1")
+    #expect(before == "v1")
+    #expect(after == (enabled ? "v2" : "v1"), "without automatic merging the copy stays stale")
+    #expect(container.violations.isEmpty)
   }
 }

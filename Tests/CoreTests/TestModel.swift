@@ -60,3 +60,13 @@ extension ManagedObjectContext {
     }
   }
 }
+
+/// Saves a new book from a fresh background context and returns its permanent ID.
+func saveBook(_ title: String, in container: PersistentContainer) async throws -> ManagedObjectID {
+  try await container.performBackgroundTask { context in
+    let book = Book(context: context)
+    book.title = title
+    try context.save()
+    return book.objectID
+  }
+}
