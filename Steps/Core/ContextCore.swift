@@ -75,18 +75,25 @@ final class ContextCore: Sendable {
   /// True when the current code may use this context: inside its perform scope, or on the main
   /// queue for a main-queue context.
   var isInScope: Bool {
-    PerformScope.contains(id) || (concurrencyType == .mainQueue && PerformScope.isOnMainQueue)
+    PerformScope.contains(id) || (concurrencyType == .mainQueue && PerformScope.holdsMainQueue)
   }
 
   private var scopeEntry: PerformScope.Entry {
     PerformScope.Entry(id: id, displayName: displayName)
   }
 
-  /// The caller's frame plus this context: what a `performAndWait` block may touch.
-  private func nestedFrame() -> [PerformScope.Entry] {
-    let current = PerformScope.current
-    if current.contains(where: { $0.id == id }) { return current }
-    return current + [scopeEntry]
+  /// The caller's frame plus this context: what a `performAndWait` block may touch. A caller on
+  /// the main queue is blocked until the block returns, so the block holds the main queue too.
+  private func nestedFrame() -> PerformScope.Frame {
+    var frame = PerformScope.current
+    frame.holdsMainQueue = frame.holdsMainQueue || PerformScope.isOnMainQueue
+    if !frame.entries.contains(where: { $0.id == id }) { frame.entries.append(scopeEntry) }
+    return frame
+  }
+
+  /// The frame of a block that runs on its own, from the context's queue.
+  private func ownFrame() -> PerformScope.Frame {
+    PerformScope.Frame(entries: [scopeEntry])
   }
 
   /// Checks one operation and reports at most one violation for it. Returns false when the
@@ -172,10 +179,10 @@ final class ContextCore: Sendable {
   // MARK: - Perform
 
   func enqueue(_ block: @escaping () -> Void) {
-    let entry = scopeEntry
+    let frame = ownFrame()
     let transfer = ConfinedTransfer(block)
     queue.async {
-      PerformScope.run(frame: [entry]) { transfer.value() }
+      PerformScope.run(frame: frame) { transfer.value() }
     }
   }
 
@@ -202,7 +209,7 @@ final class ContextCore: Sendable {
     if schedule == .immediate, isInScope {
       return try PerformScope.run(frame: nestedFrame(), block)
     }
-    let entry = scopeEntry
+    let frame = ownFrame()
     let outcome: Swift.Result<Result, Failure> = await withoutActuallyEscaping(block) {
       escapable in
       let box = ConfinedBox(escapable)
@@ -211,7 +218,7 @@ final class ContextCore: Sendable {
         in
         queue.async {
           // The closure is taken and released inside this inner scope, before the resume.
-          let outcome = PerformScope.run(frame: [entry]) {
+          let outcome = PerformScope.run(frame: frame) {
             Swift.Result { () throws(Failure) -> Result in try box.take()() }
           }
           continuation.resume(returning: ConfinedTransfer(outcome))

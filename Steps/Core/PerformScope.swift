@@ -29,26 +29,33 @@ enum PerformScope {
     let displayName: String
   }
 
-  /// The frame of the current thread, innermost context last.
-  static var current: [Entry] {
-    frameBox()?.entries ?? []
+  /// What the current thread may touch: the contexts whose blocks are running, innermost last,
+  /// and whether a caller up the stack holds the main queue (it is blocked in a
+  /// `performAndWait` started on the main queue).
+  struct Frame {
+    var entries: [Entry] = []
+    var holdsMainQueue = false
+  }
+
+  static var current: Frame {
+    frameBox()?.frame ?? Frame()
   }
 
   static func contains(_ id: ContextID) -> Bool {
     guard let box = frameBox() else { return false }
-    for entry in box.entries where entry.id == id { return true }
+    for entry in box.frame.entries where entry.id == id { return true }
     return false
   }
 
-  /// Runs `body` with `entries` as the current thread's frame, then restores the previous one.
+  /// Runs `body` with `frame` as the current thread's frame, then restores the previous one.
   static func run<Result, Failure: Error>(
-    frame entries: [Entry],
+    frame: Frame,
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let box = frameBox(creating: true)!
-    let saved = box.entries
-    box.entries = entries
-    defer { box.entries = saved }
+    let saved = box.frame
+    box.frame = frame
+    defer { box.frame = saved }
     return try body()
   }
 
@@ -67,6 +74,11 @@ enum PerformScope {
     return DispatchQueue.getSpecific(key: mainQueueKey) == true || Thread.isMainThread
   }
 
+  /// True on the main queue, or inside a `performAndWait` whose caller was on it.
+  static var holdsMainQueue: Bool {
+    (frameBox()?.frame.holdsMainQueue ?? false) || isOnMainQueue
+  }
+
   /// A human description of where the current code runs, for violation messages.
   static func describeCurrentLocation() -> String {
     var parts: [String] = []
@@ -78,7 +90,7 @@ enum PerformScope {
       let name = Thread.current.name ?? ""
       parts.append(name.isEmpty ? "on a background thread" : "on thread '\(name)'")
     }
-    let entries = current
+    let entries = current.entries
     if entries.isEmpty {
       parts.append("outside any perform block")
     } else {
@@ -92,7 +104,7 @@ enum PerformScope {
 
   /// One frame per thread. It is only ever touched by the thread that owns it.
   private final class FrameBox {
-    var entries: [Entry] = []
+    var frame = Frame()
   }
 
   private static let key: pthread_key_t = {

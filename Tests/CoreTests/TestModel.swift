@@ -70,3 +70,15 @@ func saveBook(_ title: String, in container: PersistentContainer) async throws -
     return book.objectID
   }
 }
+
+/// Carries contexts and managed objects to code that breaks their confinement on purpose.
+///
+/// The checker, not the compiler, is under test in the matrix, stress and policy tests: they hand
+/// non-Sendable objects to other threads so that the core can be seen to report it.
+struct Smuggled<Value>: @unchecked Sendable {
+  let value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+}
