@@ -1074,11 +1074,7 @@ private struct Fixture {
 private func fixture(
   _ name: String, isolation: isolated (any Actor)? = #isolation
 ) async throws -> Fixture {
-  let container = PersistentContainer(name: name, concurrencyChecking: .record)
-  let a = container.newBackgroundContext()
-  a.name = "A"
-  let b = container.newBackgroundContext()
-  b.name = "B"
+  let (container, a, b) = containerWithContextsAB(name, checking: .record)
   let (author, book) = try await a.perform {
     let author = Author(context: a)
     author.name = "Frank Herbert"

@@ -499,11 +499,7 @@ private enum CrossContext {
 }
 
 private func crossContextRound() async throws -> RoundOutcome {
-  let container = PersistentContainer(name: "cross-context", concurrencyChecking: .record)
-  let a = container.newBackgroundContext()
-  a.name = "A"
-  let b = container.newBackgroundContext()
-  b.name = "B"
+  let (container, a, b) = containerWithContextsAB("cross-context", checking: .record)
   let book = try await a.perform {
     let book = Book(context: a)
     book.title = "Dune"

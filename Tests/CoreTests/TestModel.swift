@@ -82,3 +82,15 @@ struct Smuggled<Value>: @unchecked Sendable {
     self.value = value
   }
 }
+
+/// A container with two background contexts named "A" and "B", the shape most checker tests use.
+func containerWithContextsAB(
+  _ name: String, checking: ConcurrencyCheckingPolicy = .record
+) -> (container: PersistentContainer, a: ManagedObjectContext, b: ManagedObjectContext) {
+  let container = PersistentContainer(name: name, concurrencyChecking: checking)
+  let a = container.newBackgroundContext()
+  a.name = "A"
+  let b = container.newBackgroundContext()
+  b.name = "B"
+  return (container, a, b)
+}

@@ -117,11 +117,7 @@ enum Breach: String, CaseIterable, Codable, Sendable, CustomTestStringConvertibl
 
   /// Sets up legally (which must not trap), then breaks the rule once.
   func commit() async throws {
-    let container = PersistentContainer(name: "trap \(rawValue)", concurrencyChecking: .trap)
-    let a = container.newBackgroundContext()
-    a.name = "A"
-    let b = container.newBackgroundContext()
-    b.name = "B"
+    let (container, a, b) = containerWithContextsAB("trap \(rawValue)", checking: .trap)
     let book = try await a.perform {
       let book = Book(context: a)
       book.title = "Dune"
@@ -172,11 +168,7 @@ enum Breach: String, CaseIterable, Codable, Sendable, CustomTestStringConvertibl
 private func legalWorkload(_ policy: ConcurrencyCheckingPolicy) async throws
   -> PersistentContainer
 {
-  let container = PersistentContainer(name: "legal \(policy)", concurrencyChecking: policy)
-  let a = container.newBackgroundContext()
-  a.name = "A"
-  let b = container.newBackgroundContext()
-  b.name = "B"
+  let (container, a, b) = containerWithContextsAB("legal \(policy)", checking: policy)
   b.automaticallyMergesChangesFromParent = true
 
   let (book, bookID) = try await a.perform {
@@ -288,11 +280,7 @@ private struct IllegalOutcome: Sendable {
 /// Breaks every rule once per line of `IllegalWorkload.expected`, in that order, and checks
 /// that the data came through as written (or, for the cross-context write, was refused).
 private func illegalWorkload(_ policy: ConcurrencyCheckingPolicy) async throws -> IllegalOutcome {
-  let container = PersistentContainer(name: "illegal \(policy)", concurrencyChecking: policy)
-  let a = container.newBackgroundContext()
-  a.name = "A"
-  let b = container.newBackgroundContext()
-  b.name = "B"
+  let (container, a, b) = containerWithContextsAB("illegal \(policy)", checking: policy)
   let book = try await a.perform {
     let book = Book(context: a)
     book.title = "Dune"
