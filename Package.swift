@@ -9,8 +9,27 @@ let package = Package(
   ],
   targets: [
     .target(name: "ManagedObjectCore", path: "Steps/Core"),
-    // Shared by the test targets: bounded waits now; the exam harness as the steps arrive.
-    .target(name: "WorkshopSupport", path: "Tests/WorkshopSupport"),
+    // Shared by the test targets: the exam harness, teaching expectations, bounded waits.
+    .target(
+      name: "WorkshopSupport", dependencies: ["ManagedObjectCore"], path: "Tests/WorkshopSupport"),
+    .target(
+      name: "Step1", dependencies: ["ManagedObjectCore"], path: "Steps/Step1-UnsafeController"),
+    .target(
+      name: "Step1Solution", dependencies: ["ManagedObjectCore"],
+      path: "Solutions/Step1-UnsafeController"),
+    .testTarget(
+      name: "Step1Tests",
+      dependencies: ["Step1", "Step1Solution", "ManagedObjectCore", "WorkshopSupport"],
+      path: "Tests/Step1Tests"),
+    .target(
+      name: "Step2", dependencies: ["ManagedObjectCore"], path: "Steps/Step2-ObjectIDRefetch"),
+    .target(
+      name: "Step2Solution", dependencies: ["ManagedObjectCore"],
+      path: "Solutions/Step2-ObjectIDRefetch"),
+    .testTarget(
+      name: "Step2Tests",
+      dependencies: ["Step2", "Step2Solution", "ManagedObjectCore", "WorkshopSupport"],
+      path: "Tests/Step2Tests"),
     .testTarget(
       name: "CoreTests",
       dependencies: ["ManagedObjectCore", "WorkshopSupport"],

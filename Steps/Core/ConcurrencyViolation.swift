@@ -64,14 +64,21 @@ public struct ConcurrencyViolation: Sendable, Hashable, CustomStringConvertible 
     }
   }
 
+  /// The violation without the rule: what, whose, where.
+  public var summary: String {
+    "\(title): \(subject) (context '\(contextName)') \(location)."
+  }
+
   public var description: String {
-    let title =
-      switch kind {
-      case .outsidePerform: "Confinement violation"
-      case .foreignContext: "Cross-context violation"
-      case .invalidatedObject: "Invalidated-object violation"
-      }
-    return "\(title): \(subject) (context '\(contextName)') \(location). Rule: \(rule)"
+    "\(summary) Rule: \(rule)"
+  }
+
+  private var title: String {
+    switch kind {
+    case .outsidePerform: "Confinement violation"
+    case .foreignContext: "Cross-context violation"
+    case .invalidatedObject: "Invalidated-object violation"
+    }
   }
 }
 

@@ -81,23 +81,22 @@ enum PerformScope {
 
   /// A human description of where the current code runs, for violation messages.
   static func describeCurrentLocation() -> String {
-    var parts: [String] = []
-    if isOnMainQueue {
-      parts.append("on the main queue")
-    } else if withUnsafeCurrentTask(body: { $0 != nil }) {
-      parts.append("in a Swift task on the cooperative thread pool")
-    } else {
-      let name = Thread.current.name ?? ""
-      parts.append(name.isEmpty ? "on a background thread" : "on thread '\(name)'")
-    }
     let entries = current.entries
-    if entries.isEmpty {
-      parts.append("outside any perform block")
-    } else {
+    // Inside another context's block, that block is the place that matters, not the thread.
+    if !entries.isEmpty {
       let names = entries.map { "'\($0.displayName)'" }.joined(separator: ", ")
-      parts.append("inside perform of \(names)")
+      return isOnMainQueue
+        ? "on the main queue, inside perform of \(names)" : "inside perform of \(names)"
     }
-    return parts.joined(separator: ", ")
+    if isOnMainQueue {
+      return "on the main queue, outside any perform block"
+    }
+    if withUnsafeCurrentTask(body: { $0 != nil }) {
+      return "in a Swift task on the cooperative thread pool, outside any perform block"
+    }
+    let name = Thread.current.name ?? ""
+    let thread = name.isEmpty ? "on a background thread" : "on thread '\(name)'"
+    return "\(thread), outside any perform block"
   }
 
   // MARK: - Thread-local storage

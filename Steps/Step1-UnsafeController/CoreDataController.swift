@@ -1,0 +1,38 @@
+import ManagedObjectCore
+
+/// The 2023 talk's controller (slides 9–15): it keeps a context of its own and the entity it
+/// made, and does its Core Data work on whatever thread happens to call it.
+///
+/// Callers share one controller between tasks, so it is declared `@unchecked Sendable`: a
+/// promise to the compiler that the class is safe to use from several threads.
+public final class CoreDataController: @unchecked Sendable {
+  // TODO: the promise above is broken: `moc` and `entity` are used on the caller's thread.
+  // It holds once every use of them runs inside `moc.perform`, on the context's queue.
+  private var entity: CoreDataEntity?
+  private let moc: ManagedObjectContext
+
+  public init(container: PersistentContainer) {
+    moc = container.newBackgroundContext()
+    moc.name = "CoreDataController.moc"
+  }
+
+  /// Inserts the entity and saves it.
+  public func configure() async throws {
+    // TODO: insert and save inside `try await moc.perform { … }`.
+    entity = CoreDataEntity(context: moc)
+    try moc.save()
+  }
+
+  /// Renames the entity and saves it.
+  public func rename(to newName: String) async throws {
+    // TODO: touch `entity` and `moc` inside `perform` only.
+    entity?.name = newName
+    try moc.save()
+  }
+
+  /// The entity's name, or nil before `configure()`.
+  public func name() async -> String? {
+    // TODO: read the attribute inside `perform` too: a read is an access.
+    entity?.name
+  }
+}

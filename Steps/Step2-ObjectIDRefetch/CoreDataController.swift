@@ -1,0 +1,65 @@
+import ManagedObjectCore
+
+/// Thrown by `update(_:)` and `storedName()` before `configure(name:)`.
+public struct NotConfiguredError: Error, Equatable {
+  public init() {}
+}
+
+/// Step 1's lesson applied: every use of a context happens inside its `perform`. But this
+/// controller keeps the managed object it created, and later edits it from a fresh context, as
+/// the 2023 talk's `update(_:)` does (slides 23–28).
+public final class CoreDataController: @unchecked Sendable {
+  // TODO: keeping a managed object takes this unchecked promise, and the object stays bound to
+  // the context that made it. Keep its permanent `ManagedObjectID` instead: it is Sendable, so
+  // the class can be plainly `Sendable`, with a `Mutex` around the one mutable field.
+  private let container: PersistentContainer
+  private var entity: CoreDataEntity?
+
+  public init(container: PersistentContainer) {
+    self.container = container
+  }
+
+  /// Creates the entity with `name` in a new background context and saves it.
+  public func configure(name: String) async throws {
+    let moc = container.newBackgroundContext()
+    moc.name = "configure"
+    let entity = try await moc.perform {
+      let entity = CoreDataEntity(context: moc)
+      entity.name = name
+      try moc.save()
+      return entity
+    }
+    // TODO: keep `entity.objectID`, read after the save: before it, the ID is temporary.
+    self.entity = entity
+  }
+
+  /// The ID of the configured entity.
+  public var entityID: ManagedObjectID? {
+    // TODO: return the kept ID.
+    entity?.objectID
+  }
+
+  /// Renames the entity from a fresh background context, and saves.
+  public func update(_ newName: String) async throws {
+    guard let entity else { throw NotConfiguredError() }
+    let moc = container.newBackgroundContext()
+    moc.name = "update"
+    moc.mergePolicy = .mergeByPropertyObjectTrump
+    try await moc.perform {
+      // TODO: `entity` belongs to the context `configure` made, not to `moc`. Refetch it here
+      // with `try moc.existingObject(with: id, as: CoreDataEntity.self)`; let its error through.
+      entity.name = newName
+      try moc.save()
+    }
+  }
+
+  /// The entity's name as the store has it, read in a fresh context.
+  public func storedName() async throws -> String {
+    guard let id = entityID else { throw NotConfiguredError() }
+    let moc = container.newBackgroundContext()
+    moc.name = "storedName"
+    return try await moc.perform {
+      try moc.existingObject(with: id, as: CoreDataEntity.self).name
+    }
+  }
+}

@@ -1,0 +1,212 @@
+import ManagedObjectCore
+import Step1
+import Step1Solution
+import Testing
+import WorkshopSupport
+
+/// What the checks use of a controller. Both shapes (class and actor), on both sides (yours and
+/// the solution), share this API, so every check is written once.
+protocol Controller: Sendable {
+  init(container: PersistentContainer)
+  func configure() async throws
+  func rename(to newName: String) async throws
+  func name() async -> String?
+}
+
+/// The entity, whichever side declared it.
+protocol NamedEntity: ManagedObject {
+  var name: String { get }
+}
+
+extension Step1.CoreDataEntity: NamedEntity {}
+extension Step1Solution.CoreDataEntity: NamedEntity {}
+
+extension Step1.CoreDataController: Controller {}
+extension Step1.CoreDataControllerActor: Controller {}
+extension Step1Solution.CoreDataController: Controller {}
+extension Step1Solution.CoreDataControllerActor: Controller {}
+
+/// One implementation under test: a side and a shape.
+struct Subject: Sendable, CustomTestStringConvertible {
+  let side: ExamSide
+  let shape: String
+  let make: @Sendable (PersistentContainer) -> any Controller
+  let entity: any NamedEntity.Type
+
+  /// The names of the saved entities, as a fresh context fetches them.
+  func storedNames(in container: PersistentContainer) async throws -> [String] {
+    func fetch<Entity: NamedEntity>(_ entity: Entity.Type) async throws -> [String] {
+      let fresh = container.newBackgroundContext()
+      return try await fresh.perform { try fresh.fetch(FetchRequest<Entity>()).map(\.name) }
+    }
+    return try await fetch(entity)
+  }
+
+  var testDescription: String { "\(side.rawValue) · \(shape)" }
+
+  static let all: [Subject] = [
+    Subject(
+      side: .yours, shape: "class", make: Step1.CoreDataController.init,
+      entity: Step1.CoreDataEntity.self),
+    Subject(
+      side: .yours, shape: "actor", make: Step1.CoreDataControllerActor.init,
+      entity: Step1.CoreDataEntity.self),
+    Subject(
+      side: .solution, shape: "class", make: Step1Solution.CoreDataController.init,
+      entity: Step1Solution.CoreDataEntity.self),
+    Subject(
+      side: .solution, shape: "actor", make: Step1Solution.CoreDataControllerActor.init,
+      entity: Step1Solution.CoreDataEntity.self),
+  ]
+
+  static func of(_ side: ExamSide) -> (class: Subject, actor: Subject) {
+    let subjects = all.filter { $0.side == side }
+    return (subjects.first { $0.shape == "class" }!, subjects.first { $0.shape == "actor" }!)
+  }
+}
+
+@Suite("Step 1 — the unsafe controller")
+struct Step1Tests {
+  static let lesson = Lesson(
+    rule: "A context and its managed objects may only be used inside that context's perform "
+      + "block. An actor guarantees that one job runs at a time, not on which thread.",
+    hint: "Wrap every use of `moc` and `entity` in `try await moc.perform { … }`. In the actor, "
+      + "read actor state before the block and store results after it: the block runs on the "
+      + "context's queue, not on the actor.",
+    slide: "slides/01-unsafe-controller.md#the-rule")
+
+  static let hangCause =
+    "a perform block that waits for something only its own queue could do, or a performAndWait "
+    + "on a context from inside that context's own block on another thread"
+
+  static let concurrentCallers = 20
+
+  /// Configures one controller per task, all at once, all sharing `container`.
+  private static func configureConcurrently(
+    _ subject: Subject, in container: PersistentContainer
+  ) async throws {
+    let controllers = (0..<concurrentCallers).map { _ in subject.make(container) }
+    try await withTimeout(.seconds(30), "\(concurrentCallers) concurrent configure() calls") {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for controller in controllers {
+          group.addTask { try await controller.configure() }
+        }
+        try await group.waitForAll()
+      }
+    }
+  }
+
+  static let configureCheck = ExamCheck(
+    step: "Step1", name: "configure() from many concurrent tasks records no violation",
+    starter: .failsOnStarter, likelyCauseOfHang: hangCause)
+
+  @Test("configure() from many concurrent tasks records no violation", arguments: Subject.all)
+  func configureFromManyTasks(_ subject: Subject) async {
+    await exam(subject.side, Self.configureCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step1-configure")
+      try await Self.configureConcurrently(subject, in: container)
+      expectNoViolations(
+        container.violations,
+        while: "configure() ran in \(Self.concurrentCallers) concurrent tasks",
+        lesson: Self.lesson)
+    }
+  }
+
+  static let savedCheck = ExamCheck(
+    step: "Step1", name: "the configured entities are in the store",
+    starter: .passesOnStarter, likelyCauseOfHang: hangCause)
+
+  @Test(
+    "The configured entities are in the store: a fresh context fetches them",
+    arguments: Subject.all)
+  func configuredEntitiesAreSaved(_ subject: Subject) async {
+    await exam(subject.side, Self.savedCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step1-saved")
+      try await Self.configureConcurrently(subject, in: container)
+      let count = try await subject.storedNames(in: container).count
+      expect(
+        count == Self.concurrentCallers,
+        observed: "a fresh context counts \(count) saved entities after "
+          + "\(Self.concurrentCallers) configure() calls",
+        lesson: Lesson(
+          rule: "configure() inserts one entity and saves it; a save is what makes it visible to "
+            + "other contexts.",
+          hint: "Keep the `try moc.save()` inside the same perform block as the insert.",
+          slide: "slides/01-unsafe-controller.md#the-fix"))
+    }
+  }
+
+  static let renameCheck = ExamCheck(
+    step: "Step1", name: "rename(to:) from many tasks records no violation",
+    starter: .failsOnStarter, likelyCauseOfHang: hangCause)
+
+  @Test(
+    "rename(to:) from many tasks records no violation and leaves one of the names",
+    arguments: Subject.all)
+  func renameFromManyTasks(_ subject: Subject) async {
+    await exam(subject.side, Self.renameCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step1-rename")
+      let controller = subject.make(container)
+      try await controller.configure()
+      let names = (0..<Self.concurrentCallers).map { "name \($0)" }
+      try await withTimeout(.seconds(30), "\(names.count) concurrent rename(to:) calls") {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+          for name in names {
+            group.addTask { try await controller.rename(to: name) }
+          }
+          try await group.waitForAll()
+        }
+      }
+      expectNoViolations(
+        container.violations, while: "rename(to:) ran in \(names.count) concurrent tasks",
+        lesson: Self.lesson)
+      let stored = try await subject.storedNames(in: container)
+      let reported = await controller.name()
+      expect(
+        stored.count == 1 && names.contains(stored[0]) && reported == stored[0],
+        observed:
+          "the store holds \(stored), the controller reports \(String(describing: reported))"
+          + "; the names given were \"name 0\" … \"name \(names.count - 1)\"",
+        lesson: Lesson(
+          rule:
+            "Renames that each run whole inside perform are serialized: the last one saved wins, "
+            + "and the controller and the store agree.",
+          hint: "Rename and save in one perform block, so no other rename slips in between.",
+          slide: "slides/01-unsafe-controller.md#the-fix"))
+    }
+  }
+
+  static let twinCheck = ExamCheck(
+    step: "Step1", name: "the actor twin behaves exactly like the class",
+    starter: .passesOnStarter, likelyCauseOfHang: hangCause)
+
+  @Test(
+    "The actor twin records exactly the same violations as the class",
+    arguments: ExamSide.allCases)
+  func actorTwinMatchesTheClass(_ side: ExamSide) async {
+    await exam(side, Self.twinCheck) {
+      func signature(_ subject: Subject) async throws -> Set<String> {
+        let container = PersistentContainer(name: "step1-twin")
+        let controller = subject.make(container)
+        try await controller.configure()
+        try await controller.rename(to: "twin")
+        _ = await controller.name()
+        return Set(
+          container.violations.map {
+            "\($0.kind) \($0.subject)"
+          })
+      }
+      let (classSubject, actorSubject) = Subject.of(side)
+      let ofClass = try await signature(classSubject)
+      let ofActor = try await signature(actorSubject)
+      expect(
+        ofClass == ofActor,
+        observed: "the class recorded \(ofClass.sorted()), the actor \(ofActor.sorted())",
+        lesson: Lesson(
+          rule: "Turning the class into an actor changes nothing for Core Data: the actor's jobs "
+            + "still run off the context's queue.",
+          hint: "Fix both the same way: every context and object access inside `moc.perform`.",
+          slide: "slides/01-unsafe-controller.md#the-actor-twin"))
+    }
+  }
+}

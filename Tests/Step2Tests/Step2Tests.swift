@@ -1,0 +1,217 @@
+import ManagedObjectCore
+import Step2
+import Step2Solution
+import Testing
+import WorkshopSupport
+
+/// What the checks use of a controller; yours and the solution share this API.
+protocol Controller: Sendable {
+  init(container: PersistentContainer)
+  func configure(name: String) async throws
+  var entityID: ManagedObjectID? { get }
+  func update(_ newName: String) async throws
+  func storedName() async throws -> String
+}
+
+extension Step2.CoreDataController: Controller {}
+extension Step2Solution.CoreDataController: Controller {}
+
+/// One implementation under test.
+struct Subject: Sendable, CustomTestStringConvertible {
+  let side: ExamSide
+  let make: @Sendable (PersistentContainer) -> any Controller
+  /// Deletes the saved entity from a context of its own, as another part of an app would.
+  let deleteEverywhere: @Sendable (PersistentContainer) async throws -> Void
+
+  var testDescription: String { side.rawValue }
+
+  static let all: [Subject] = [
+    Subject(
+      side: .yours, make: Step2.CoreDataController.init,
+      deleteEverywhere: { try await deleteAll(Step2.CoreDataEntity.self, in: $0) }),
+    Subject(
+      side: .solution, make: Step2Solution.CoreDataController.init,
+      deleteEverywhere: { try await deleteAll(Step2Solution.CoreDataEntity.self, in: $0) }),
+  ]
+
+  private static func deleteAll<Entity: ManagedObject>(
+    _ entity: Entity.Type, in container: PersistentContainer
+  ) async throws {
+    let other = container.newBackgroundContext()
+    other.name = "elsewhere"
+    try await other.perform {
+      for object in try other.fetch(FetchRequest<Entity>()) { other.delete(object) }
+      try other.save()
+    }
+  }
+}
+
+@Suite("Step 2 — keep the ID, refetch inside perform")
+struct Step2Tests {
+  static let lesson = Lesson(
+    rule: "A managed object belongs to the context that fetched or made it. Across contexts, "
+      + "pass its permanent ManagedObjectID and refetch it inside the other context's perform.",
+    hint: "Keep `entity.objectID` (read after the save) instead of the entity, and in update(_:) "
+      + "write `let entity = try moc.existingObject(with: id, as: CoreDataEntity.self)` inside "
+      + "`moc.perform`.",
+    slide: "slides/02-objectid-refetch.md#the-rule")
+
+  static let hangCause =
+    "a perform block that never returns, or an await on work that waits for this check"
+
+  static func check(_ name: String, _ starter: StarterOutcome) -> ExamCheck {
+    ExamCheck(step: "Step2", name: name, starter: starter, likelyCauseOfHang: hangCause)
+  }
+
+  static let updateCheck = check(
+    "update(_:) from fresh contexts records no violation and lands in the store", .failsOnStarter)
+
+  @Test(
+    "update(_:) from fresh contexts records no violation and lands in the store",
+    arguments: Subject.all)
+  func updatesLand(_ subject: Subject) async {
+    await exam(subject.side, Self.updateCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step2-update")
+      let controller = subject.make(container)
+      try await controller.configure(name: "first")
+      try await controller.update("second")
+      try await controller.update("third")
+      expectNoViolations(
+        container.violations, while: "update(_:) ran twice, each time in a fresh context",
+        lesson: Self.lesson)
+      let stored = try await controller.storedName()
+      expect(
+        stored == "third",
+        observed: "after update(\"second\") and update(\"third\") the store holds \"\(stored)\"",
+        lesson: Lesson(
+          rule: "A save writes the changes of its own context only. An edit made to an object of "
+            + "another context is not in `moc`, so `moc.save()` has nothing to write.",
+          hint: "Refetch the entity in the context that saves: existingObject(with:as:).",
+          slide: "slides/02-objectid-refetch.md#the-fix"))
+    }
+  }
+
+  static let concurrentCheck = check(
+    "concurrent updates from many tasks record no violation", .failsOnStarter)
+
+  @Test(
+    "Concurrent updates from many tasks record no violation and leave one of the names",
+    arguments: Subject.all)
+  func concurrentUpdates(_ subject: Subject) async {
+    await exam(subject.side, Self.concurrentCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step2-concurrent")
+      let controller = subject.make(container)
+      try await controller.configure(name: "start")
+      let names = (0..<20).map { "name \($0)" }
+      try await withTimeout(.seconds(30), "\(names.count) concurrent update(_:) calls") {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+          for name in names {
+            group.addTask { try await controller.update(name) }
+          }
+          try await group.waitForAll()
+        }
+      }
+      expectNoViolations(
+        container.violations, while: "update(_:) ran in \(names.count) concurrent tasks",
+        lesson: Self.lesson)
+      let stored = try await controller.storedName()
+      expect(
+        names.contains(stored),
+        observed: "after \(names.count) concurrent updates the store holds \"\(stored)\"",
+        lesson: Lesson(
+          rule: "Each update refetches and saves in its own context; under "
+            + ".mergeByPropertyObjectTrump the last save wins.",
+          hint: "Keep `moc.mergePolicy = .mergeByPropertyObjectTrump`, and refetch inside perform.",
+          slide: "slides/02-objectid-refetch.md#the-fix"))
+    }
+  }
+
+  static let permanentCheck = check("the kept ID is permanent", .passesOnStarter)
+
+  @Test("The kept ID is permanent, and any context can resolve it", arguments: Subject.all)
+  func keptIDIsPermanent(_ subject: Subject) async {
+    await exam(subject.side, Self.permanentCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step2-permanent")
+      let controller = subject.make(container)
+      try await controller.configure(name: "kept")
+      let id = controller.entityID
+      let lesson = Lesson(
+        rule: "An object's ID is temporary until its context saves it (or obtains a permanent "
+          + "ID); a temporary ID means nothing to any other context.",
+        hint: "Read `entity.objectID` after `try moc.save()`, not before.",
+        slide: "slides/02-objectid-refetch.md#temporary-ids")
+      try require(id != nil, observed: "entityID is nil after configure(name:)", lesson: lesson)
+      expect(
+        id?.isTemporaryID == false,
+        observed: "the kept ID \(id!) is temporary", lesson: lesson)
+      let stored = try await controller.storedName()
+      expect(
+        stored == "kept",
+        observed: "a fresh context resolves the kept ID to \"\(stored)\"", lesson: lesson)
+    }
+  }
+
+  static let deletedCheck = check(
+    "updating an entity deleted elsewhere throws objectDeleted", .failsOnStarter)
+
+  @Test(
+    "Updating an entity deleted elsewhere throws PersistenceError.objectDeleted",
+    arguments: Subject.all)
+  func updateAfterDeletionThrows(_ subject: Subject) async {
+    await exam(subject.side, Self.deletedCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step2-deleted")
+      let controller = subject.make(container)
+      try await controller.configure(name: "doomed")
+      let id = controller.entityID
+      try await subject.deleteEverywhere(container)
+      var thrown: (any Error)?
+      do {
+        try await controller.update("too late")
+      } catch {
+        thrown = error
+      }
+      let expected = id.map { PersistenceError.objectDeleted($0) }
+      expect(
+        (thrown as? PersistenceError) == expected,
+        observed: thrown.map { "update(_:) threw \($0)" }
+          ?? "update(_:) returned normally: the deletion went unnoticed",
+        lesson: Lesson(
+          rule: "A missing object is an error to report, not a case to skip: `try?` turns it into "
+            + "a silent no-op, which is what the talk's `update(_:)` does.",
+          hint: "Use `try moc.existingObject(with:as:)` and let its PersistenceError propagate.",
+          slide: "slides/02-objectid-refetch.md#deleted-objects"))
+    }
+  }
+
+  static let sendableCheck = check(
+    "the controller keeps only Sendable state, without an unchecked escape", .failsOnStarter)
+
+  @Test(
+    "The controller keeps only Sendable state, without an unchecked escape",
+    arguments: Subject.all)
+  func storedStateIsSendable(_ subject: Subject) async {
+    await exam(subject.side, Self.sendableCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step2-sendable")
+      let controller = subject.make(container)
+      try await controller.configure(name: "state")
+      let lesson = Lesson(
+        rule: "A managed object is not Sendable and is bound to its context's queue; its "
+          + "ManagedObjectID is Sendable and can be kept anywhere.",
+        hint: "Store `ManagedObjectID?` behind a `Mutex` and drop `@unchecked`: then the compiler "
+          + "itself checks that the controller can be shared with any Task.",
+        slide: "slides/02-objectid-refetch.md#sendable-state")
+      let bound = storedContextBoundState(of: controller)
+      expect(
+        bound.isEmpty,
+        observed: "the controller stores \(bound.joined(separator: ", "))", lesson: lesson)
+      let escapes = try sourceFiles(of: subject.side, folder: "Step2-ObjectIDRefetch")
+        .flatMap {
+          $0.lines(containing: "@unchecked") + $0.lines(containing: "nonisolated(unsafe)")
+        }
+      expect(
+        escapes.isEmpty,
+        observed: "unchecked escapes in the source:\n  " + escapes.joined(separator: "\n  "),
+        lesson: lesson)
+    }
+  }
+}

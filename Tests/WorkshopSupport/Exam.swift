@@ -1,0 +1,158 @@
+import Foundation
+import ManagedObjectCore
+import Synchronization
+import Testing
+
+// The exam pattern
+// ================
+//
+// Every check of a step is written once and runs against two subjects: the attendee's module
+// (`StepN`, "yours") and the reference (`StepNSolution`, "solution"). Both results show side by
+// side in `swift test --filter StepN`, so a failure is visibly fair.
+//
+//     @Test("configure() from many tasks records no violation", arguments: Subject.all)
+//     func configureFromManyTasks(_ subject: Subject) async throws {
+//       try await exam(subject.side, Self.configureCheck) {
+//         let container = PersistentContainer(name: "…")
+//         … exercise subject.make(container) …
+//         expectNoViolations(container.violations, while: "…", lesson: Self.lesson)
+//       }
+//     }
+//
+// 1. Declare the check as an `ExamCheck`: the step, a name, whether the untouched starter fails
+//    it (`.failsOnStarter`) or passes from the start (`.passesOnStarter`), and what most likely
+//    went wrong if it hangs (the watchdog prints it).
+// 2. Run its body inside `exam(side, check) { … }`. With `WORKSHOP_VERIFY=1`, the starter's side
+//    of a `.failsOnStarter` check runs inside a strict `withKnownIssue`: the starter must fail
+//    it, and a starter that was solved by accident turns the run red with "Known issue was not
+//    recorded". The solution always runs plainly. Without the variable both run plainly, which
+//    is what attendees see.
+// 3. Report with the teaching helpers (`expectNoViolations`, `expect(_:observed:lesson:)`), never
+//    with a bare `#expect` whose message says only "false": an attendee must read what was
+//    observed, the rule, a hint, and which slide to open.
+// 4. Check outside `perform`. A `#expect` inside a `perform` block runs on the context's queue,
+//    outside the test's task: the run still fails, but the failure is attributed to no test and
+//    `withKnownIssue` cannot see it. Return values from `perform` and check them afterwards.
+// 5. Never wait unboundedly: use `withTimeout`, `Gate` and `Barrier`. Every check is guarded by
+//    the watchdog, which ends a deadlocked run with a message naming the step and the likely
+//    cause, because a blocked thread cannot be cancelled.
+
+/// Which implementation a check runs against.
+public enum ExamSide: String, Sendable, CaseIterable {
+  /// The attendee's code in `Steps/`.
+  case yours
+  /// The reference in `Solutions/`.
+  case solution
+}
+
+/// What the untouched starter of a step does with a check.
+public enum StarterOutcome: Sendable {
+  /// The starter fails this check: it is the lesson of the step.
+  case failsOnStarter
+  /// The starter already passes this check; it guards against wrong solutions.
+  case passesOnStarter
+}
+
+/// The teaching part of a failure message.
+public struct Lesson: Sendable {
+  /// The rule the code broke, in one sentence.
+  public let rule: String
+  /// What to change, concretely.
+  public let hint: String
+  /// Where to read more: `slides/<deck>.md#<anchor>`.
+  public let slide: String
+
+  public init(rule: String, hint: String, slide: String) {
+    self.rule = rule
+    self.hint = hint
+    self.slide = slide
+  }
+
+  /// The lesson as it ends a failure message.
+  public var text: String {
+    "Rule: \(rule)\nHint: \(hint)\nRead: \(slide)"
+  }
+}
+
+/// One check of a step, declared once and run against both sides.
+public struct ExamCheck: Sendable {
+  /// The step's name as attendees filter for it, e.g. `Step1`.
+  public let step: String
+  public let name: String
+  public let starter: StarterOutcome
+  /// Printed by the watchdog if the check hangs.
+  public let likelyCauseOfHang: String
+  /// How long the check may run before the watchdog ends the process.
+  public let watchdogTimeout: Duration
+
+  public init(
+    step: String, name: String, starter: StarterOutcome, likelyCauseOfHang: String,
+    watchdogTimeout: Duration = .seconds(120)
+  ) {
+    self.step = step
+    self.name = name
+    self.starter = starter
+    self.likelyCauseOfHang = likelyCauseOfHang
+    self.watchdogTimeout = watchdogTimeout
+  }
+}
+
+/// True when the run checks the untouched starters and the solutions (`WORKSHOP_VERIFY=1`).
+public var isVerifyMode: Bool {
+  ProcessInfo.processInfo.environment["WORKSHOP_VERIFY"] == "1"
+}
+
+/// Counts the failures an exam's helpers record, for its scoreboard line.
+final class ExamScore: Sendable {
+  @TaskLocal static var current: ExamScore?
+
+  private let failures = Mutex(0)
+
+  func recordFailure() { failures.withLock { $0 += 1 } }
+  var failed: Bool { failures.withLock { $0 > 0 } }
+}
+
+/// Runs `body`, one side of `check`, under the watchdog; in verify mode, the starter's side of a
+/// `.failsOnStarter` check must record an issue.
+///
+/// Afterwards it prints one scoreboard line, so that both sides' results stand next to each
+/// other in the output: `[Step1] ✔ solution · class — configure() …`.
+public func exam(
+  _ side: ExamSide, _ check: ExamCheck, subject: String? = nil,
+  isolation: isolated (any Actor)? = #isolation,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: () async throws -> Void
+) async {
+  let label = subject ?? side.rawValue
+  let watch = Watchdog.shared.arm(
+    "\(check.step) — '\(check.name)' (\(label))", likelyCause: check.likelyCauseOfHang,
+    after: check.watchdogTimeout)
+  defer { Watchdog.shared.disarm(watch) }
+  let score = ExamScore()
+  let expectedToFail = isVerifyMode && side == .yours && check.starter == .failsOnStarter
+  await ExamScore.$current.withValue(score) {
+    if expectedToFail {
+      await withKnownIssue(
+        "the untouched starter of \(check.step) must fail '\(check.name)'",
+        isIntermittent: false, isolation: isolation, sourceLocation: sourceLocation
+      ) {
+        do {
+          try await body()
+        } catch {
+          score.recordFailure()
+          throw error
+        }
+      }
+    } else {
+      do {
+        try await body()
+      } catch {
+        score.recordFailure()
+        Issue.record(error, sourceLocation: sourceLocation)
+      }
+    }
+  }
+  let mark = score.failed ? "✘" : "✔"
+  let note = score.failed && expectedToFail ? " (expected: the untouched starter fails it)" : ""
+  print("[\(check.step)] \(mark) \(label) — \(check.name)\(note)")
+}

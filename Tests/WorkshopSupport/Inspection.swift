@@ -1,0 +1,65 @@
+import Foundation
+import ManagedObjectCore
+
+// Checks about what a step's code keeps and how it is written, for lessons the runtime cannot
+// observe by running it.
+
+/// The stored properties of `instance` that hold a managed object or a context (directly or in
+/// an optional), as `name: Type`. Such state ties the instance to one context's queue.
+public func storedContextBoundState(of instance: Any) -> [String] {
+  var found: [String] = []
+  var mirror: Mirror? = Mirror(reflecting: instance)
+  while let current = mirror {
+    for child in current.children {
+      var value = child.value
+      let valueMirror = Mirror(reflecting: value)
+      if valueMirror.displayStyle == .optional, let wrapped = valueMirror.children.first {
+        value = wrapped.value
+      }
+      if value is ManagedObject || value is ManagedObjectContext {
+        found.append("\(child.label ?? "?"): \(type(of: value))")
+      }
+    }
+    mirror = current.superclassMirror
+  }
+  return found
+}
+
+/// One Swift source file of a step.
+public struct SourceFile: Sendable {
+  /// The path from the repository's root, e.g. `Steps/Step2-ObjectIDRefetch/CoreDataController.swift`.
+  public let path: String
+  public let text: String
+
+  /// The lines that contain `phrase`, as `path:line: text`, ignoring `//` comments.
+  public func lines(containing phrase: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap {
+      index, line in
+      let code = line.components(separatedBy: "//")[0]
+      guard code.contains(phrase) else { return nil }
+      return "\(path):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))"
+    }
+  }
+}
+
+/// The sources of one side of a step: `Steps/<folder>` for yours, `Solutions/<folder>` for the
+/// solution. The repository is found from the calling test file's path.
+public func sourceFiles(
+  of side: ExamSide, folder: String, testFile: StaticString = #filePath
+) throws -> [SourceFile] {
+  var root = URL(fileURLWithPath: "\(testFile)")
+  while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+    let parent = root.deletingLastPathComponent()
+    guard parent.path != root.path else { throw CocoaError(.fileNoSuchFile) }
+    root = parent
+  }
+  let relative = "\(side == .yours ? "Steps" : "Solutions")/\(folder)"
+  let directory = root.appendingPathComponent(relative)
+  let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    .filter { $0.hasSuffix(".swift") }.sorted()
+  return try names.map { name in
+    SourceFile(
+      path: "\(relative)/\(name)",
+      text: try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))
+  }
+}
