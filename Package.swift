@@ -31,6 +31,11 @@ let package = Package(
       dependencies: ["Step2", "Step2Solution", "ManagedObjectCore", "WorkshopSupport"],
       path: "Tests/Step2Tests"),
     .testTarget(
+      name: "HarnessTests", dependencies: ["ManagedObjectCore", "WorkshopSupport"],
+      path: "Tests/HarnessTests"),
+    // The README and the slides against the repository's code.
+    .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
+    .testTarget(
       name: "CoreTests",
       dependencies: ["ManagedObjectCore", "WorkshopSupport"],
       path: "Tests/CoreTests"
