@@ -86,13 +86,8 @@ struct Step1Tests {
     _ subject: Subject, in container: PersistentContainer
   ) async throws {
     let controllers = (0..<concurrentCallers).map { _ in subject.make(container) }
-    try await withTimeout(.seconds(30), "\(concurrentCallers) concurrent configure() calls") {
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        for controller in controllers {
-          group.addTask { try await controller.configure() }
-        }
-        try await group.waitForAll()
-      }
+    try await concurrently(controllers.count, "configure() calls") { index in
+      try await controllers[index].configure()
     }
   }
 
@@ -149,13 +144,8 @@ struct Step1Tests {
       let controller = subject.make(container)
       try await controller.configure()
       let names = (0..<Self.concurrentCallers).map { "name \($0)" }
-      try await withTimeout(.seconds(30), "\(names.count) concurrent rename(to:) calls") {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-          for name in names {
-            group.addTask { try await controller.rename(to: name) }
-          }
-          try await group.waitForAll()
-        }
+      try await concurrently(names.count, "rename(to:) calls") { index in
+        try await controller.rename(to: names[index])
       }
       expectNoViolations(
         container.violations, while: "rename(to:) ran in \(names.count) concurrent tasks",

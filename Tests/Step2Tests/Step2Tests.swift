@@ -103,13 +103,8 @@ struct Step2Tests {
       let controller = subject.make(container)
       try await controller.configure(name: "start")
       let names = (0..<20).map { "name \($0)" }
-      try await withTimeout(.seconds(30), "\(names.count) concurrent update(_:) calls") {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-          for name in names {
-            group.addTask { try await controller.update(name) }
-          }
-          try await group.waitForAll()
-        }
+      try await concurrently(names.count, "update(_:) calls") { index in
+        try await controller.update(names[index])
       }
       expectNoViolations(
         container.violations, while: "update(_:) ran in \(names.count) concurrent tasks",

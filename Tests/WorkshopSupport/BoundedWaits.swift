@@ -119,3 +119,20 @@ extension Duration {
     return Double(seconds) + Double(attoseconds) / 1e18
   }
 }
+
+/// Runs `operation(0)` … `operation(count - 1)` as concurrent child tasks and waits for all of
+/// them, or throws ``TimeoutError`` after `timeout`. The first error thrown by an operation is
+/// rethrown.
+public func concurrently(
+  _ count: Int, _ what: String, timeout: Duration = .seconds(30),
+  _ operation: @escaping @Sendable (Int) async throws -> Void
+) async throws {
+  try await withTimeout(timeout, "\(count) concurrent \(what)") {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for index in 0..<count {
+        group.addTask { try await operation(index) }
+      }
+      try await group.waitForAll()
+    }
+  }
+}
