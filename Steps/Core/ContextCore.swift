@@ -13,9 +13,16 @@ final class ContextState {
   /// Objects written since the last save or rollback: the candidates for `updatedObjects`.
   var touched: Set<ManagedObjectID> = []
   var nextSerial: UInt64 = 1
+  /// Temporary IDs this context made permanent on save, so that a child still holding the old ID
+  /// finds the object.
+  var aliases: [ManagedObjectID: ManagedObjectID] = [:]
 
   func objects(_ ids: Set<ManagedObjectID>) -> [ManagedObject] {
     ids.compactMap { registered[$0] }
+  }
+
+  func resolve(_ id: ManagedObjectID) -> ManagedObjectID {
+    aliases[id] ?? id
   }
 }
 
@@ -28,7 +35,10 @@ final class ContextCore: Sendable {
   let id: ContextID
   let concurrencyType: ManagedObjectContext.ConcurrencyType
   let queue: DispatchQueue
+  /// The store at the root of the hierarchy: it issues IDs and permanent rows.
   let store: InMemoryStore
+  /// Where saves go and fetches read from: another context, or the store when nil.
+  let parent: ContextCore?
   let reporter: ViolationReporter
   let hub: SaveHub
   let state: ReentrantLocked<ContextState>
@@ -40,8 +50,9 @@ final class ContextCore: Sendable {
 
   init(
     concurrencyType: ManagedObjectContext.ConcurrencyType, store: InMemoryStore,
-    reporter: ViolationReporter, hub: SaveHub, name: String?
+    parent: ContextCore? = nil, reporter: ViolationReporter, hub: SaveHub, name: String?
   ) {
+    self.parent = parent
     let raw = Self.nextID.add(1, ordering: .relaxed).newValue
     id = ContextID(rawValue: raw)
     self.concurrencyType = concurrencyType
@@ -170,7 +181,7 @@ final class ContextCore: Sendable {
 
   /// Lets the core's own work (predicates, sorting) read objects without reporting anything:
   /// the operation that started it was already checked once.
-  private func internally<Result, Failure: Error>(
+  func internally<Result, Failure: Error>(
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try PerformScope.run(frame: nestedFrame(), body)
@@ -249,29 +260,26 @@ final class ContextCore: Sendable {
     }
   }
 
-  private func permanentID(row: Int64, entity: ManagedObject.Type) -> ManagedObjectID {
+  func permanentID(row: Int64, entity: ManagedObject.Type) -> ManagedObjectID {
     ManagedObjectID(
       storeIdentifier: store.identifier, entityName: EntityNames.name(of: entity),
       storage: .permanent(row: row))
   }
 
   @discardableResult
-  private func materialize(
-    row: Int64, _ value: InMemoryStore.Row, in state: ContextState
-  ) -> ManagedObject {
-    let id = permanentID(row: row, entity: value.entity)
-    if let existing = state.registered[id] { return existing }
-    let object = value.entity.init(ObjectRegistration(core: self, id: id, isInserted: false))
-    object.load(row: value.values, version: value.version)
-    state.registered[id] = object
+  func materialize(_ row: SourceRow, in state: ContextState) -> ManagedObject {
+    if let existing = state.registered[row.id] { return existing }
+    let object = row.entity.init(ObjectRegistration(core: self, id: row.id, isInserted: false))
+    object.load(row: row.values, version: row.version)
+    state.registered[row.id] = object
     return object
   }
 
-  /// The registered object for `id`, fetched from the store if needed (lock held).
+  /// The registered object for `id`, fetched from the parent if needed (lock held).
   func object(for id: ManagedObjectID, in state: ContextState) -> ManagedObject? {
-    if let object = state.registered[id] { return object }
-    guard let row = id.row, case .found(let value) = store.row(row) else { return nil }
-    return materialize(row: row, value, in: state)
+    if let object = state.registered[state.resolve(id)] { return object }
+    guard case .found(let row) = sourceLookup(id) else { return nil }
+    return materialize(row, in: state)
   }
 
   private func relationshipCell(
@@ -337,7 +345,7 @@ final class ContextCore: Sendable {
     }
   }
 
-  private func detach(
+  func detach(
     _ object: ManagedObject, _ reason: ManagedObject.DetachReason,
     in state: ContextState
   ) {
@@ -349,8 +357,9 @@ final class ContextCore: Sendable {
   }
 
   /// Gives objects new IDs and rewrites every reference to the old ones (lock held).
-  private func rekey(_ map: [ManagedObjectID: ManagedObjectID], in state: ContextState) {
+  func rekey(_ map: [ManagedObjectID: ManagedObjectID], in state: ContextState) {
     guard !map.isEmpty else { return }
+    state.aliases.merge(map) { $1 }
     for (old, new) in map {
       guard let object = state.registered.removeValue(forKey: old) else { continue }
       object.id = new
@@ -410,7 +419,7 @@ final class ContextCore: Sendable {
 
   private enum Candidate {
     case object(ManagedObject)
-    case row(Int64, InMemoryStore.Row)
+    case row(SourceRow)
   }
 
   /// Matches in store order, then pending inserts; pending deletions are left out. Registered
@@ -434,20 +443,19 @@ final class ContextCore: Sendable {
     }
     var result: [Candidate] = []
     var probes: [ObjectIdentifier: ManagedObject] = [:]
-    for (row, value) in store.rows(of: Entity.self) {
-      let id = permanentID(row: row, entity: value.entity)
-      if let object = state.registered[id] {
+    for row in sourceRows(of: Entity.self) {
+      if let object = state.registered[state.resolve(row.id)] {
         if object.lifecycle == .persisted, try matches(object) { result.append(.object(object)) }
         continue
       }
-      let key = ObjectIdentifier(value.entity)
+      let key = ObjectIdentifier(row.entity)
       let probe =
         probes[key]
-        ?? value.entity.init(ObjectRegistration(core: self, id: id, isInserted: false))
+        ?? row.entity.init(ObjectRegistration(core: self, id: row.id, isInserted: false))
       probes[key] = probe
-      probe.id = id
-      probe.load(row: value.values, version: value.version)
-      if try matches(probe) { result.append(.row(row, value)) }
+      probe.id = row.id
+      probe.load(row: row.values, version: row.version)
+      if try matches(probe) { result.append(.row(row)) }
     }
     let inserted = state.objects(state.inserted).filter { $0 is Entity }
       .sorted { $0.insertionSerial < $1.insertionSerial }
@@ -473,7 +481,7 @@ final class ContextCore: Sendable {
       var objects = found.map { candidate -> Entity in
         switch candidate {
         case .object(let object): object as! Entity
-        case .row(let row, let value): materialize(row: row, value, in: state) as! Entity
+        case .row(let row): materialize(row, in: state) as! Entity
         }
       }
       if !request.sortDescriptors.isEmpty {
@@ -507,7 +515,7 @@ final class ContextCore: Sendable {
       return window(found, request.fetchOffset, request.fetchLimit).map { candidate in
         switch candidate {
         case .object(let object): object.id
-        case .row(let row, let value): permanentID(row: row, entity: value.entity)
+        case .row(let row): row.id
         }
       }
     }
@@ -529,23 +537,23 @@ final class ContextCore: Sendable {
     try access(.existingObject, entity: id.entityName) {
       (state) throws(PersistenceError) -> ManagedObject in
       guard id.storeIdentifier == store.identifier else { throw .foreignStore(id) }
-      if let object = state.registered[id] {
+      let lookup = sourceLookup(id)
+      if let object = state.registered[state.resolve(id)] {
         // A registered object whose row another context deleted is stale: say so.
-        if object.lifecycle == .persisted, let row = id.row, case .deleted = store.row(row) {
+        if object.lifecycle == .persisted, case .deleted = lookup {
           detach(object, .deletedInStore, in: state)
           throw .objectDeleted(id)
         }
         return object
       }
-      switch id.storage {
-      case .temporary(let context, _):
-        throw context == self.id ? .objectNotFound(id) : .temporaryIDOutsideItsContext(id)
-      case .permanent(let row):
-        switch store.row(row) {
-        case .found(let value): return materialize(row: row, value, in: state)
-        case .deleted: throw .objectDeleted(id)
-        case .missing: throw .objectNotFound(id)
+      switch lookup {
+      case .found(let row): return materialize(row, in: state)
+      case .deleted: throw .objectDeleted(id)
+      case .missing:
+        if case .temporary(let context, _) = id.storage, context != self.id {
+          throw .temporaryIDOutsideItsContext(id)
         }
+        throw .objectNotFound(id)
       }
     }
   }
@@ -580,6 +588,18 @@ final class ContextCore: Sendable {
         })
     }
 
+    if let parent {
+      return try commit(
+        into: parent, inserted: inserted, updated: updated, deleted: deleted, state: state)
+    }
+    return try commitToStore(inserted: inserted, updated: updated, deleted: deleted, state: state)
+  }
+
+  /// A save at the root: the store checks versions and resolves conflicts, all or nothing.
+  private func commitToStore(
+    inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
+    state: ContextState
+  ) throws(PersistenceError) -> ContextDidSave {
     // Permanent IDs first, so that rows refer to each other by their final IDs.
     let temporary = inserted.filter { $0.id.isTemporaryID }
     var map: [ManagedObjectID: ManagedObjectID] = [:]
@@ -639,7 +659,36 @@ final class ContextCore: Sendable {
     return ContextDidSave(
       contextName: name, contextID: id,
       insertedObjectIDs: Set(inserted.map(\.id)), updatedObjectIDs: updatedIDs,
-      deletedObjectIDs: deletedIDs)
+      deletedObjectIDs: deletedIDs, reachedStore: true, permanentIDs: map)
+  }
+
+  /// A save into the parent context: the changes become the parent's pending changes, as in Core
+  /// Data. Objects keep their IDs, temporary ones too, until the parent saves.
+  private func commit(
+    into parent: ContextCore, inserted: [ManagedObject], updated: [ManagedObject],
+    deleted: [ManagedObject], state: ContextState
+  ) throws(PersistenceError) -> ContextDidSave {
+    let deletions = deleted.filter { $0.lifecycle == .deleted(wasInserted: false) }
+    try parent.applyChildSave(
+      inserts: inserted.map { ($0.id, type(of: $0), $0.storedValues()) },
+      updates: updated.map { ($0.id, $0.changedStoredValues()) },
+      deletes: deletions.map(\.id))
+    for object in inserted + updated {
+      object.lifecycle = .persisted
+      object.committed = object.storedValues()
+    }
+    for object in deleted {
+      let reason: ManagedObject.DetachReason =
+        object.lifecycle == .deleted(wasInserted: true) ? .insertionDiscarded : .deletionSaved
+      detach(object, reason, in: state)
+    }
+    state.inserted.removeAll()
+    state.deleted.removeAll()
+    state.touched.removeAll()
+    return ContextDidSave(
+      contextName: name, contextID: id, insertedObjectIDs: Set(inserted.map(\.id)),
+      updatedObjectIDs: Set(updated.map(\.id)), deletedObjectIDs: Set(deletions.map(\.id)),
+      reachedStore: false, permanentIDs: [:])
   }
 
   // MARK: - Undoing and refreshing
@@ -682,13 +731,13 @@ final class ContextCore: Sendable {
   private func reload(
     _ object: ManagedObject, keepingChanges: Bool, in state: ContextState
   ) {
-    guard let row = object.id.row, object.lifecycle != .inserted else { return }
-    guard case .found(let value) = store.row(row) else {
+    guard object.lifecycle != .inserted else { return }
+    guard case .found(let row) = sourceLookup(object.id) else {
       detach(object, .deletedInStore, in: state)
       return
     }
     let changes = keepingChanges ? object.changedStoredValues() : [:]
-    object.load(row: value.values, version: value.version)
+    object.load(row: row.values, version: row.version)
     for (name, change) in changes { object.cellsByName[name]?.load(change) }
     if changes.isEmpty, object.lifecycle == .persisted { state.touched.remove(object.id) }
   }
@@ -698,6 +747,8 @@ final class ContextCore: Sendable {
   }
 
   private func merge(_ note: ContextDidSave, in state: ContextState) {
+    // A parent's save made temporary IDs permanent: adopt them before looking anything up.
+    rekey(note.permanentIDs.filter { state.registered[$0.key] != nil }, in: state)
     for id in note.updatedObjectIDs {
       guard let object = state.registered[id] else { continue }
       reload(object, keepingChanges: true, in: state)
@@ -708,9 +759,15 @@ final class ContextCore: Sendable {
     }
   }
 
-  /// Called by the hub for every save of another context of the same container.
+  /// Called by the hub for every save of another context of the same container. A context that
+  /// merges automatically takes the saves of its parent; a context on the store takes the saves
+  /// that reached the store.
   func mergeAutomaticallyIfEnabled(_ note: ContextDidSave) {
-    guard state.withLock({ $0.automaticallyMergesChangesFromParent }) else { return }
+    let fromParent = parent != nil && parent?.id == note.contextID
+    let fromStore = parent == nil && note.reachedStore
+    guard fromParent || fromStore, note.contextID != id,
+      state.withLock({ $0.automaticallyMergesChangesFromParent })
+    else { return }
     enqueue { [self] in
       state.withLock { state in merge(note, in: state) }
     }

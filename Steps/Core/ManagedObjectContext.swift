@@ -50,6 +50,23 @@ public final class ManagedObjectContext {
     set { core.state.withLock { $0.automaticallyMergesChangesFromParent = newValue } }
   }
 
+  // MARK: - Hierarchy
+
+  /// The context this one saves into and fetches from; nil when it sits on the store.
+  public var parent: ManagedObjectContext? { core.parent?.owner }
+
+  /// A new context whose parent is this one: its saves become this context's pending changes,
+  /// and reach the store only when this context saves. Thread-safe.
+  public func newChildContext(
+    concurrencyType: ConcurrencyType = .privateQueue
+  ) -> ManagedObjectContext {
+    let child = ContextCore(
+      concurrencyType: concurrencyType, store: core.store, parent: core,
+      reporter: core.reporter, hub: core.hub, name: nil)
+    core.hub.register(child)
+    return ManagedObjectContext(core: child)
+  }
+
   // MARK: - Perform
 
   /// Enqueues `block` on the context's queue and returns at once.

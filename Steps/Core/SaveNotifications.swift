@@ -11,6 +11,10 @@ public struct ContextDidSave: Sendable, Hashable {
   public let insertedObjectIDs: Set<ManagedObjectID>
   public let updatedObjectIDs: Set<ManagedObjectID>
   public let deletedObjectIDs: Set<ManagedObjectID>
+  /// True when the save reached the store; false for a child's save into its parent.
+  let reachedStore: Bool
+  /// The permanent IDs the save gave to inserted objects, by their temporary IDs.
+  let permanentIDs: [ManagedObjectID: ManagedObjectID]
 }
 
 /// A registration made with ``PersistentContainer/addSaveObserver(_:)``.

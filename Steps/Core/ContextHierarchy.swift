@@ -1,0 +1,127 @@
+import Foundation
+
+// Parent and child contexts (the MagicalRecord article's stack). A context reads from and saves
+// into its parent: another context, or the store at the root. A child's save becomes pending
+// changes of its parent; only the root's save reaches the store.
+//
+// Lock order: a child takes its parent's lock while holding its own (child, then parent, then
+// the store), never the other way round; a parent reaches its children only through their queues.
+
+/// A row as a context's parent presents it: from the store, or from a parent context with its
+/// pending changes applied.
+struct SourceRow {
+  let id: ManagedObjectID
+  let entity: ManagedObject.Type
+  let values: [String: StoredValue]
+  let version: Int
+}
+
+enum SourceLookup {
+  case found(SourceRow)
+  case deleted
+  case missing
+}
+
+extension ContextCore {
+  /// The rows of `entity` as this context's parent presents them.
+  func sourceRows<Entity: ManagedObject>(of entity: Entity.Type) -> [SourceRow] {
+    guard let parent else {
+      return store.rows(of: entity).map { row, value in
+        SourceRow(
+          id: permanentID(row: row, entity: value.entity), entity: value.entity,
+          values: value.values, version: value.version)
+      }
+    }
+    return parent.state.withLock { parent.viewRows(of: entity, in: $0) }
+  }
+
+  /// One row as this context's parent presents it.
+  func sourceLookup(_ id: ManagedObjectID) -> SourceLookup {
+    guard let parent else {
+      guard let row = id.row else { return .missing }
+      switch store.row(row) {
+      case .found(let value):
+        return .found(
+          SourceRow(id: id, entity: value.entity, values: value.values, version: value.version))
+      case .deleted: return .deleted
+      case .missing: return .missing
+      }
+    }
+    return parent.state.withLock { parent.viewLookup(id, in: $0) }
+  }
+
+  private func row(of object: ManagedObject) -> SourceRow {
+    SourceRow(
+      id: object.id, entity: type(of: object), values: object.storedValues(),
+      version: object.version)
+  }
+
+  /// What a child of this context sees (lock held): this context's rows, with its pending
+  /// inserts, edits and deletions applied.
+  func viewRows<Entity: ManagedObject>(
+    of entity: Entity.Type, in state: ContextState
+  ) -> [SourceRow] {
+    var rows: [SourceRow] = []
+    for source in sourceRows(of: entity) {
+      guard let object = state.registered[state.resolve(source.id)] else {
+        rows.append(source)
+        continue
+      }
+      if object.lifecycle == .persisted { rows.append(row(of: object)) }
+    }
+    let inserted = state.objects(state.inserted).filter { $0 is Entity }
+      .sorted { $0.insertionSerial < $1.insertionSerial }
+    rows.append(contentsOf: inserted.map(row(of:)))
+    return rows
+  }
+
+  /// One row as a child of this context sees it (lock held).
+  func viewLookup(_ id: ManagedObjectID, in state: ContextState) -> SourceLookup {
+    guard let object = state.registered[state.resolve(id)] else { return sourceLookup(id) }
+    switch object.lifecycle {
+    case .inserted, .persisted: return .found(row(of: object))
+    case .deleted: return .deleted
+    case .detached: return .missing
+    }
+  }
+
+  /// Takes a child's save as pending changes of this context. Every object it names is
+  /// resolved first, so a save that cannot apply changes nothing.
+  func applyChildSave(
+    inserts: [(id: ManagedObjectID, entity: ManagedObject.Type, values: [String: StoredValue])],
+    updates: [(id: ManagedObjectID, changes: [String: StoredValue])],
+    deletes: [ManagedObjectID]
+  ) throws(PersistenceError) {
+    try state.withLock { (state: ContextState) throws(PersistenceError) in
+      var targets: [ManagedObjectID: ManagedObject] = [:]
+      for id in updates.map(\.id) + deletes {
+        guard let object = object(for: id, in: state), !object.isDetached else {
+          throw .objectNotFound(id)
+        }
+        targets[id] = object
+      }
+      for insert in inserts {
+        let object = insert.entity.init(
+          ObjectRegistration(core: self, id: insert.id, isInserted: true))
+        for cell in object.cells { cell.load(insert.values[cell.name]) }
+        state.registered[insert.id] = object
+        state.inserted.insert(insert.id)
+      }
+      for update in updates {
+        let object = targets[update.id]!
+        for (name, value) in update.changes { object.cellsByName[name]?.load(value) }
+        state.touched.insert(object.id)
+      }
+      for id in deletes {
+        let object = targets[id]!
+        switch object.lifecycle {
+        case .inserted: object.lifecycle = .deleted(wasInserted: true)
+        case .persisted: object.lifecycle = .deleted(wasInserted: false)
+        case .deleted, .detached: continue
+        }
+        state.inserted.remove(object.id)
+        state.deleted.insert(object.id)
+      }
+    }
+  }
+}
