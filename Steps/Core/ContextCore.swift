@@ -325,14 +325,7 @@ final class ContextCore: Sendable {
 
   func delete(_ object: ManagedObject) {
     access(.delete, object: object) { proceed, state in
-      guard proceed else { return }
-      switch object.lifecycle {
-      case .inserted: object.lifecycle = .deleted(wasInserted: true)
-      case .persisted: object.lifecycle = .deleted(wasInserted: false)
-      case .deleted, .detached: return
-      }
-      state.inserted.remove(object.id)
-      state.deleted.insert(object.id)
+      guard proceed, markDeleted(object, in: state) else { return }
       // Nullify: the objects pointing back at this one forget it.
       for case let cell as RelationshipCell in object.cells {
         guard let inverse = cell.inverseName else { continue }
@@ -343,6 +336,18 @@ final class ContextCore: Sendable {
         }
       }
     }
+  }
+
+  /// Marks `object` for deletion at the next save (lock held); false if there was nothing to do.
+  func markDeleted(_ object: ManagedObject, in state: ContextState) -> Bool {
+    switch object.lifecycle {
+    case .inserted: object.lifecycle = .deleted(wasInserted: true)
+    case .persisted: object.lifecycle = .deleted(wasInserted: false)
+    case .deleted, .detached, .scratch: return false
+    }
+    state.inserted.remove(object.id)
+    state.deleted.insert(object.id)
+    return true
   }
 
   func detach(
@@ -628,14 +633,14 @@ final class ContextCore: Sendable {
         objectID: object.id, row: row, readVersion: object.version, snapshot: object.committed)
     }
 
-    let resolutions = try store.commit(
+    let result = try store.commit(
       inserts: inserts, updates: updates, deletes: deletes, policy: state.mergePolicy)
 
     // The store accepted the save: bring the context in line with it.
     var updatedIDs: Set<ManagedObjectID> = []
     var deletedIDs: Set<ManagedObjectID> = []
     for object in updated + deleted {
-      switch resolutions[object.id] {
+      switch result.resolutions[object.id] {
       case .stored(let values, let version, let written)?:
         if written { updatedIDs.insert(object.id) }
         object.lifecycle = .persisted
@@ -647,18 +652,32 @@ final class ContextCore: Sendable {
         detach(object, .insertionDiscarded, in: state)
       }
     }
-    rekey(map, in: state)
+    // An insert that hit a uniqueness constraint became the row that held the key.
+    var insertedIDs: Set<ManagedObjectID> = []
     for (object, insert) in zip(inserted, inserts) {
+      let placement = result.placements[insert.row]!
+      let final = permanentID(row: placement.row, entity: type(of: object))
+      if placement.row == insert.row {
+        insertedIDs.insert(final)
+      } else {
+        updatedIDs.insert(final)
+        map[object.id] = final
+      }
+      if let holder = state.registered[final], holder !== object {
+        holder.load(row: placement.values, version: placement.version)
+        detach(object, .insertionDiscarded, in: state)
+        continue
+      }
       object.lifecycle = .persisted
-      object.committed = insert.values
-      object.version = 1
+      object.load(row: placement.values, version: placement.version)
     }
+    rekey(map.filter { state.registered[$0.key]?.isDetached == false }, in: state)
     state.inserted.removeAll()
     state.deleted.removeAll()
     state.touched.removeAll()
     return ContextDidSave(
       contextName: name, contextID: id,
-      insertedObjectIDs: Set(inserted.map(\.id)), updatedObjectIDs: updatedIDs,
+      insertedObjectIDs: insertedIDs, updatedObjectIDs: updatedIDs,
       deletedObjectIDs: deletedIDs, reachedStore: true, permanentIDs: map)
   }
 

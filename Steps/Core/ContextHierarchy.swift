@@ -81,7 +81,7 @@ extension ContextCore {
     switch object.lifecycle {
     case .inserted, .persisted: return .found(row(of: object))
     case .deleted: return .deleted
-    case .detached: return .missing
+    case .detached, .scratch: return .missing
     }
   }
 
@@ -113,14 +113,7 @@ extension ContextCore {
         state.touched.insert(object.id)
       }
       for id in deletes {
-        let object = targets[id]!
-        switch object.lifecycle {
-        case .inserted: object.lifecycle = .deleted(wasInserted: true)
-        case .persisted: object.lifecycle = .deleted(wasInserted: false)
-        case .deleted, .detached: continue
-        }
-        state.inserted.remove(object.id)
-        state.deleted.insert(object.id)
+        _ = markDeleted(targets[id]!, in: state)
       }
     }
   }

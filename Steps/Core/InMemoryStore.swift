@@ -76,9 +76,24 @@ final class InMemoryStore: Sendable {
       .sorted { $0.row < $1.row }
   }
 
+  /// Where an inserted row ended up: its own row, or, on a uniqueness conflict resolved by the
+  /// merge policy, the row that already held its key.
+  struct Placement {
+    let row: Int64
+    let values: [String: StoredValue]
+    let version: Int
+  }
+
+  struct CommitResult {
+    /// Updated and deleted objects, by ID.
+    var resolutions: [ManagedObjectID: Resolution] = [:]
+    /// Inserted rows, by the row each insert reserved.
+    var placements: [Int64: Placement] = [:]
+  }
+
   func commit(
     inserts: [Insert], updates: [Update], deletes: [Delete], policy: MergePolicy
-  ) throws(PersistenceError) -> [ManagedObjectID: Resolution] {
+  ) throws(PersistenceError) -> CommitResult {
     try state.withLock { (state: inout State) throws(PersistenceError) in
       var rows = state.rows
       var resolutions: [ManagedObjectID: Resolution] = [:]
@@ -157,13 +172,68 @@ final class InMemoryStore: Sendable {
       guard conflicts.isEmpty else {
         throw .mergeConflict(conflicts.sorted { $0.objectID.description < $1.objectID.description })
       }
-      for insert in inserts {
-        rows[insert.row] = Row(entity: insert.entity, values: insert.values, version: 1)
-      }
+      let placements = try place(inserts, policy: policy, in: &rows)
       state.rows = rows
       state.tombstones.formUnion(removed)
-      return resolutions
+      return CommitResult(resolutions: resolutions, placements: placements)
     }
+  }
+
+  /// Writes new rows into `rows`, honouring each entity's uniqueness constraints: a new row whose
+  /// key is taken (by an existing row or an earlier new one) is a conflict under `.error`, is
+  /// merged into the holder under `.mergeByPropertyObjectTrump` and `.overwrite`, and gives way
+  /// to it under `.mergeByPropertyStoreTrump` and `.rollback`. References to new rows that were
+  /// merged away are redirected to the rows that took them in.
+  private func place(
+    _ inserts: [Insert], policy: MergePolicy, in rows: inout [Int64: Row]
+  ) throws(PersistenceError) -> [Int64: Placement] {
+    var keys = ConstraintIndex()
+    var conflicts: [ConstraintConflict] = []
+    var target: [Int64: Int64] = [:]
+    for insert in inserts {
+      let constraints = insert.entity.uniquenessConstraints
+      if !constraints.isEmpty { keys.index(insert.entity, constraints, in: rows) }
+      guard let (holder, properties) = keys.holder(of: insert.values, insert.entity, constraints)
+      else {
+        rows[insert.row] = Row(entity: insert.entity, values: insert.values, version: 1)
+        keys.add(insert.row, insert.values, insert.entity, constraints)
+        target[insert.row] = insert.row
+        continue
+      }
+      target[insert.row] = holder
+      switch policy {
+      case .error:
+        conflicts.append(
+          ConstraintConflict(
+            entityName: EntityNames.name(of: insert.entity), properties: properties,
+            existingObjectID: id(of: holder, rows[holder]!.entity)))
+      case .mergeByPropertyObjectTrump, .overwrite:
+        rows[holder]!.values.merge(insert.values) { $1 }
+        rows[holder]!.version += 1
+        keys.add(holder, rows[holder]!.values, insert.entity, constraints)
+      case .mergeByPropertyStoreTrump, .rollback:
+        break
+      }
+    }
+    guard conflicts.isEmpty else { throw .constraintConflict(conflicts) }
+    let redirect = Dictionary(
+      uniqueKeysWithValues: target.filter { $0.key != $0.value }.map { old, new in
+        (id(of: old, rows[new]!.entity), id(of: new, rows[new]!.entity))
+      })
+    if !redirect.isEmpty {
+      for row in Set(target.values) {
+        rows[row]!.values = rows[row]!.values.mapValues { $0.remapping(redirect) }
+      }
+    }
+    return target.mapValues { row in
+      Placement(row: row, values: rows[row]!.values, version: rows[row]!.version)
+    }
+  }
+
+  private func id(of row: Int64, _ entity: ManagedObject.Type) -> ManagedObjectID {
+    ManagedObjectID(
+      storeIdentifier: identifier, entityName: EntityNames.name(of: entity),
+      storage: .permanent(row: row))
   }
 
   private static func differences(
@@ -171,4 +241,103 @@ final class InMemoryStore: Sendable {
   ) -> Set<String> {
     Set(lhs.keys).union(rhs.keys).filter { lhs[$0] != rhs[$0] }
   }
+
+  // MARK: - Batch requests: straight to the rows, no contexts involved
+
+  /// Inserts rows of `entity` as one batch, with the same constraint handling as a save.
+  func batchInsert(
+    _ values: [[String: StoredValue]], entity: ManagedObject.Type, policy: MergePolicy
+  ) throws(PersistenceError) -> (inserted: [ManagedObjectID], updated: [ManagedObjectID]) {
+    let reserved = reserveRows(values.count)
+    return try state.withLock { (state: inout State) throws(PersistenceError) in
+      var rows = state.rows
+      let inserts = zip(reserved, values).map { Insert(row: $0, entity: entity, values: $1) }
+      let placements = try place(inserts, policy: policy, in: &rows)
+      state.rows = rows
+      var inserted: [ManagedObjectID] = []
+      var updated: [ManagedObjectID] = []
+      for row in reserved {
+        let placed = placements[row]!.row
+        if placed == row {
+          inserted.append(id(of: row, entity))
+        } else if !updated.contains(id(of: placed, rows[placed]!.entity)) {
+          updated.append(id(of: placed, rows[placed]!.entity))
+        }
+      }
+      return (inserted, updated.filter { !inserted.contains($0) })
+    }
+  }
+
+  /// Sets `values` on the rows that still exist; returns their IDs.
+  func batchUpdate(_ targets: [Int64], values: [String: StoredValue]) -> [ManagedObjectID] {
+    state.withLock { state in
+      targets.compactMap { row -> ManagedObjectID? in
+        guard var current = state.rows[row] else { return nil }
+        current.values.merge(values) { $1 }
+        current.version += 1
+        state.rows[row] = current
+        return id(of: row, current.entity)
+      }
+    }
+  }
+
+  /// Deletes the rows that still exist; returns their IDs.
+  func batchDelete(_ targets: [Int64]) -> [ManagedObjectID] {
+    state.withLock { state in
+      targets.compactMap { row -> ManagedObjectID? in
+        guard let removed = state.rows.removeValue(forKey: row) else { return nil }
+        state.tombstones.insert(row)
+        return id(of: row, removed.entity)
+      }
+    }
+  }
+}
+
+/// Which row holds each key of each uniqueness constraint, built as rows are placed.
+private struct ConstraintIndex {
+  private var holders: [String: Int64] = [:]
+  private var indexed: Set<ObjectIdentifier> = []
+
+  /// A key that compares values by type and content; nil when a value is missing, since a
+  /// missing value takes no key (as NULL in SQL).
+  private static func key(
+    _ values: [String: StoredValue], _ entity: ManagedObject.Type, _ properties: [String]
+  ) -> String? {
+    var parts = [EntityNames.name(of: entity), properties.joined(separator: ",")]
+    for property in properties {
+      guard case .attribute(let value)? = values[property] else { return nil }
+      parts.append("\(type(of: value))=\(value)")
+    }
+    return parts.joined(separator: "|")
+  }
+
+  mutating func index(
+    _ entity: ManagedObject.Type, _ constraints: [[String]], in rows: [Int64: InMemoryStore.Row]
+  ) {
+    guard indexed.insert(ObjectIdentifier(entity)).inserted else { return }
+    for (row, value) in rows where value.entity == entity {
+      add(row, value.values, entity, constraints)
+    }
+  }
+
+  mutating func add(
+    _ row: Int64, _ values: [String: StoredValue], _ entity: ManagedObject.Type,
+    _ constraints: [[String]]
+  ) {
+    for properties in constraints {
+      if let key = Self.key(values, entity, properties) { holders[key] = row }
+    }
+  }
+
+  func holder(
+    of values: [String: StoredValue], _ entity: ManagedObject.Type, _ constraints: [[String]]
+  ) -> (Int64, [String])? {
+    for properties in constraints {
+      if let key = Self.key(values, entity, properties), let row = holders[key] {
+        return (row, properties)
+      }
+    }
+    return nil
+  }
+
 }

@@ -12,6 +12,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     case persisted
     case deleted(wasInserted: Bool)
     case detached(DetachReason)
+    /// A scratch object a batch insert's handler fills: never registered, never saved.
+    case scratch
   }
 
   enum DetachReason: String {
@@ -63,6 +65,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
   /// The entity's name; by default the class name.
   open class var entityName: String { String(describing: self) }
+
+  /// Sets of attribute names whose values must be unique among the entity's rows, like the
+  /// constraints of a Core Data model. An insert whose key exists is a conflict: an error under
+  /// ``MergePolicy/error``, an update of the existing row (upsert) under
+  /// ``MergePolicy/mergeByPropertyObjectTrump``.
+  open class var uniquenessConstraints: [[String]] { [] }
 
   /// The object's ID. Thread-safe: read it anywhere, send it anywhere.
   public var objectID: ManagedObjectID {
@@ -128,7 +136,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     switch lifecycle {
     case .inserted, .deleted: true
     case .persisted: !changedStoredValues().isEmpty
-    case .detached: false
+    case .detached, .scratch: false
     }
   }
 
@@ -175,7 +183,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     core.access(.write, object: self, property: cell.name) { state in
       guard !isDetached else { return }
       cell.value = value
-      state.touched.insert(id)
+      if lifecycle != .scratch { state.touched.insert(id) }
     }
   }
 

@@ -158,6 +158,42 @@ public final class ManagedObjectContext {
     try core.count(for: request)
   }
 
+  // MARK: - Batch requests
+
+  /// Inserts rows straight into the store; see ``BatchInsertRequest``.
+  @discardableResult
+  public func execute<Entity: ManagedObject>(
+    _ request: BatchInsertRequest<Entity>
+  ) throws(PersistenceError) -> BatchResult {
+    try core.execute(request)
+  }
+
+  /// Updates rows straight in the store; see ``BatchUpdateRequest``.
+  @discardableResult
+  public func execute<Entity: ManagedObject>(
+    _ request: BatchUpdateRequest<Entity>
+  ) throws(PersistenceError) -> BatchResult {
+    try core.execute(request)
+  }
+
+  /// Deletes rows straight from the store; see ``BatchDeleteRequest``.
+  @discardableResult
+  public func execute<Entity: ManagedObject>(
+    _ request: BatchDeleteRequest<Entity>
+  ) throws(PersistenceError) -> BatchResult {
+    try core.execute(request)
+  }
+
+  /// Merges a change made outside these contexts (a batch request's `changes`) into each of
+  /// them, on each context's own queue, and returns when all are done.
+  public static func mergeChanges(
+    fromRemoteContextSave changes: ContextDidSave, into contexts: [ManagedObjectContext]
+  ) {
+    for context in contexts {
+      context.performAndWait { context.mergeChanges(fromContextDidSave: changes) }
+    }
+  }
+
   // MARK: - Changes
 
   public var hasChanges: Bool { core.hasChanges }

@@ -34,6 +34,14 @@ public enum PersistenceError: Error, Sendable, Hashable, CustomStringConvertible
   case entityMismatch(ManagedObjectID, expected: String)
   /// The fetch request's predicate threw.
   case predicateFailed(String)
+  /// A batch request or dictionary fetch named a property the entity does not have as an
+  /// attribute.
+  case unknownProperty(entity: String, property: String)
+  /// A batch request gave a property a value of the wrong type.
+  case typeMismatch(entity: String, property: String, expected: String)
+  /// Inserts collided with existing rows, or with each other, on a uniqueness constraint, under
+  /// ``MergePolicy/error``; nothing was written.
+  case constraintConflict([ConstraintConflict])
 
   public var description: String {
     switch self {
@@ -49,6 +57,12 @@ public enum PersistenceError: Error, Sendable, Hashable, CustomStringConvertible
         + "(save first, or call obtainPermanentIDs(for:))."
     case .entityMismatch(let id, let expected): "The object \(id) is not a \(expected)."
     case .predicateFailed(let message): "The fetch predicate failed: \(message)"
+    case .unknownProperty(let entity, let property):
+      "\(entity) has no attribute named '\(property)'."
+    case .typeMismatch(let entity, let property, let expected):
+      "\(entity).\(property) takes a \(expected)."
+    case .constraintConflict(let conflicts):
+      "Uniqueness conflict: " + conflicts.map(\.description).joined(separator: "; ")
     }
   }
 }
@@ -61,6 +75,19 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String {
     "\(entityName).\(property) is required but nil (object \(objectID))"
+  }
+}
+
+/// Two rows of an entity with the same values for a uniqueness constraint.
+public struct ConstraintConflict: Sendable, Hashable, CustomStringConvertible {
+  public let entityName: String
+  /// The constraint's attributes.
+  public let properties: [String]
+  /// The row that already holds the key.
+  public let existingObjectID: ManagedObjectID
+
+  public var description: String {
+    "\(entityName) [\(properties.joined(separator: ", "))] already taken by \(existingObjectID)"
   }
 }
 

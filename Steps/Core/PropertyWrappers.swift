@@ -125,6 +125,12 @@ class PropertyCell {
 
   var isMissingRequiredValue: Bool { false }
 
+  /// True when `value` can be stored in this property (attributes of the same type only).
+  func accepts(_ value: any AttributeValue) -> Bool { false }
+
+  /// The property's value type, for error messages.
+  var valueTypeName: String { "relationship" }
+
   func remap(_ map: [ManagedObjectID: ManagedObjectID]) {}
 }
 
@@ -149,6 +155,10 @@ final class AttributeCell<Value: AttributeValue>: PropertyCell {
   }
 
   override var isMissingRequiredValue: Bool { current == nil }
+
+  override func accepts(_ value: any AttributeValue) -> Bool { value is Value }
+
+  override var valueTypeName: String { String(describing: Value.self) }
 }
 
 final class RelationshipCell: PropertyCell {

@@ -83,7 +83,7 @@ struct CheckerMatrixTests {
     #expect(Set(illegal.map(\.kind)) == kinds)
     let operations: Set<ConcurrencyViolation.Operation> = [
       .read, .write, .insert, .delete, .fetch, .count, .save, .rollback, .reset, .refresh,
-      .existingObject, .obtainPermanentIDs, .mergeChanges, .inspectChanges,
+      .existingObject, .obtainPermanentIDs, .mergeChanges, .inspectChanges, .execute,
     ]
     let missing = operations.subtracting(illegal.map(\.operation)).map(\.rawValue).sorted()
     #expect(missing.isEmpty, "operations no illegal pattern exercises: \(missing)")
@@ -564,6 +564,26 @@ extension AccessPattern {
 
 extension AccessPattern {
   fileprivate static let outsidePerformPatterns: [AccessPattern] = [
+    .illegal(
+      "batch insert outside perform",
+      .init(.outsidePerform, .execute, "Book", in: "A", at: "outside any perform block")
+    ) { name in
+      let f = try await fixture(name)
+      try f.a.execute(BatchInsertRequest<Book>(objects: [["title": "Batched"]]))
+      let count = try await f.b.perform { try f.b.count(for: FetchRequest<Book>()) }
+      try check(count == 2, "the recorded batch insert did not carry on: \(count) books")
+      return f.container
+    },
+    .legal("batch update inside perform") { name in
+      let f = try await fixture(name)
+      let updated = try await f.a.perform {
+        try f.a.execute(
+          BatchUpdateRequest<Book>(propertiesToUpdate: ["pages": 1])
+        ).count
+      }
+      try check(updated == nil, "a status-only result reported a count")
+      return f.container
+    },
     .illegal(
       "attribute get outside perform",
       .init(

@@ -94,3 +94,12 @@ func containerWithContextsAB(
   b.name = "B"
   return (container, a, b)
 }
+
+/// An entity with a uniqueness constraint, for upserts.
+final class Tag: ManagedObject {
+  override class var uniquenessConstraints: [[String]] { [["name"]] }
+
+  @Attribute var name: String
+  @Attribute var uses: Int = 0
+  @Attribute var color: String = "none"
+}
