@@ -31,10 +31,19 @@ extension AttributeValue {
 /// Lets the core recognize optional attributes and give them nil as their implicit default.
 protocol OptionalAttributeValue {
   static var nilValue: Self { get }
+  var unwrappedAttribute: (any AttributeValue)? { get }
 }
 
 extension Optional: OptionalAttributeValue {
   static var nilValue: Self { nil }
+
+  /// The wrapped value, when it is an attribute value.
+  var unwrappedAttribute: (any AttributeValue)? {
+    switch self {
+    case .some(let value): value as? any AttributeValue
+    case .none: nil
+    }
+  }
 }
 
 /// A property value as the store keeps it: Sendable, comparable, and independent of any context.

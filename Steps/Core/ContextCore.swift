@@ -161,6 +161,7 @@ final class ContextCore: Sendable {
   ) throws(Failure) -> Result {
     try state.withLock { (state: ContextState) throws(Failure) -> Result in
       verify(operation, entity: entity, property: property, object: object, state: state)
+      if let object { fireFault(object, in: state) }
       return try body(state)
     }
   }
@@ -175,6 +176,10 @@ final class ContextCore: Sendable {
       let proceed = verify(
         operation, entity: { nil }, property: { property }, object: object, others: others,
         state: state)
+      if proceed {
+        if let object { fireFault(object, in: state) }
+        for other in others { fireFault(other, in: state) }
+      }
       return body(proceed, state)
     }
   }
@@ -266,6 +271,16 @@ final class ContextCore: Sendable {
       storage: .permanent(row: row))
   }
 
+  /// Loads the values of `object`'s whole batch, if it is a fault (lock held).
+  func fireFault(_ object: ManagedObject, in state: ContextState) {
+    guard object.core === self, let batch = object.fault else { return }
+    for row in batch.rows {
+      guard let member = state.registered[row.id], member.fault === batch else { continue }
+      member.fault = nil
+      member.load(row: row.values, version: row.version)
+    }
+  }
+
   @discardableResult
   func materialize(_ row: SourceRow, in state: ContextState) -> ManagedObject {
     if let existing = state.registered[row.id] { return existing }
@@ -277,7 +292,10 @@ final class ContextCore: Sendable {
 
   /// The registered object for `id`, fetched from the parent if needed (lock held).
   func object(for id: ManagedObjectID, in state: ContextState) -> ManagedObject? {
-    if let object = state.registered[state.resolve(id)] { return object }
+    if let object = state.registered[state.resolve(id)] {
+      fireFault(object, in: state)
+      return object
+    }
     guard case .found(let row) = sourceLookup(id) else { return nil }
     return materialize(row, in: state)
   }
@@ -483,10 +501,23 @@ final class ContextCore: Sendable {
       if request.sortDescriptors.isEmpty {
         found = window(found, request.fetchOffset, request.fetchLimit)
       }
+      // With a batch size, rows become faults that load a batch at a time on first use.
+      let batchSize = request.sortDescriptors.isEmpty ? max(request.fetchBatchSize, 0) : 0
+      var batch = FaultBatch()
       var objects = found.map { candidate -> Entity in
         switch candidate {
-        case .object(let object): object as! Entity
-        case .row(let row): materialize(row, in: state) as! Entity
+        case .object(let object):
+          return object as! Entity
+        case .row(let row) where batchSize > 0 && state.registered[row.id] == nil:
+          if batch.rows.count == batchSize { batch = FaultBatch() }
+          batch.rows.append(row)
+          let object = row.entity.init(
+            ObjectRegistration(core: self, id: row.id, isInserted: false))
+          object.fault = batch
+          state.registered[row.id] = object
+          return object as! Entity
+        case .row(let row):
+          return materialize(row, in: state) as! Entity
         }
       }
       if !request.sortDescriptors.isEmpty {

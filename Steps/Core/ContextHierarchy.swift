@@ -51,7 +51,10 @@ extension ContextCore {
   }
 
   private func row(of object: ManagedObject) -> SourceRow {
-    SourceRow(
+    if let batch = object.fault, let row = batch.rows.first(where: { $0.id == object.id }) {
+      return row
+    }
+    return SourceRow(
       id: object.id, entity: type(of: object), values: object.storedValues(),
       version: object.version)
   }

@@ -13,6 +13,15 @@ public struct FetchRequest<Entity: ManagedObject> {
   public var fetchLimit: Int
   /// How many leading results to skip.
   public var fetchOffset: Int
+  /// When above 0, `fetch(_:)` returns objects whose values load this many at a time, on first
+  /// use (faults), as Core Data's batched results do. Ignored when sorting, which reads them all.
+  public var fetchBatchSize: Int = 0
+  /// For ``ManagedObjectContext/fetchDictionaries(_:)``: the keys of each dictionary,
+  /// attributes and aggregates; empty means every attribute.
+  public var propertiesToFetch: [FetchedProperty] = []
+  /// For ``ManagedObjectContext/fetchDictionaries(_:)``: one dictionary per distinct
+  /// combination of these attributes' values, sorted by them.
+  public var propertiesToGroupBy: [String] = []
 
   public init(
     predicate: Predicate<Entity>? = nil,

@@ -31,6 +31,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   var committed: [String: StoredValue] = [:]
   /// The row version `committed` was read at, for optimistic locking.
   var version = 0
+  /// Set while the object is a fault: its values wait in the batch it was fetched in.
+  var fault: FaultBatch?
   private(set) var cells: [PropertyCell] = []
   private(set) var cellsByName: [String: PropertyCell] = [:]
   /// Only objects with relationships hold other objects' IDs, which change on save.
@@ -99,6 +101,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
   }
 
+  /// True until the object's values are loaded: objects fetched with a `fetchBatchSize` load a
+  /// batch at a time, on first use of any of them.
+  public var isFault: Bool {
+    // Checked like any access, but asking does not load the values.
+    core.access(.inspectChanges, entity: entityName) { _ in fault != nil }
+  }
+
   /// True when the object is inserted, deleted, or has property values that differ from the store.
   public var hasChanges: Bool {
     core.access(.inspectChanges, object: self) { _ in hasPendingChanges }
@@ -161,6 +170,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
   /// Replaces every property with `values` and makes them the committed state.
   func load(row values: [String: StoredValue], version: Int) {
+    fault = nil
     for cell in cells { cell.load(values[cell.name]) }
     committed = values
     self.version = version
@@ -217,4 +227,9 @@ enum EntityNames {
     cache.withLock { $0[key] = name }
     return name
   }
+}
+
+/// The rows of one batch of a batched fetch, shared by the faults made from them.
+final class FaultBatch {
+  var rows: [SourceRow] = []
 }

@@ -151,6 +151,15 @@ public final class ManagedObjectContext {
     try core.fetchObjectIDs(request)
   }
 
+  /// Dictionaries instead of objects: `request.propertiesToFetch` (attributes and aggregates),
+  /// grouped by `request.propertiesToGroupBy`. No object is materialized. Reads the saved state
+  /// of this context's parent (or store), not this context's pending changes.
+  public func fetchDictionaries<Entity: ManagedObject>(
+    _ request: FetchRequest<Entity>
+  ) throws(PersistenceError) -> [[String: any Sendable]] {
+    try core.fetchDictionaries(request)
+  }
+
   /// How many objects `request` would fetch.
   public func count<Entity: ManagedObject>(
     for request: FetchRequest<Entity>

@@ -37,6 +37,8 @@ public enum PersistenceError: Error, Sendable, Hashable, CustomStringConvertible
   /// A batch request or dictionary fetch named a property the entity does not have as an
   /// attribute.
   case unknownProperty(entity: String, property: String)
+  /// A dictionary fetch asked for something it cannot compute.
+  case invalidFetch(String)
   /// A batch request gave a property a value of the wrong type.
   case typeMismatch(entity: String, property: String, expected: String)
   /// Inserts collided with existing rows, or with each other, on a uniqueness constraint, under
@@ -59,6 +61,7 @@ public enum PersistenceError: Error, Sendable, Hashable, CustomStringConvertible
     case .predicateFailed(let message): "The fetch predicate failed: \(message)"
     case .unknownProperty(let entity, let property):
       "\(entity) has no attribute named '\(property)'."
+    case .invalidFetch(let reason): "Invalid fetch: \(reason)"
     case .typeMismatch(let entity, let property, let expected):
       "\(entity).\(property) takes a \(expected)."
     case .constraintConflict(let conflicts):

@@ -574,6 +574,53 @@ extension AccessPattern {
       try check(count == 2, "the recorded batch insert did not carry on: \(count) books")
       return f.container
     },
+    .illegal(
+      "batch update outside perform",
+      .init(.outsidePerform, .execute, "Book", in: "A", at: "outside any perform block")
+    ) { name in
+      let f = try await fixture(name)
+      try f.a.execute(BatchUpdateRequest<Book>(propertiesToUpdate: ["pages": 2]))
+      return f.container
+    },
+    .illegal(
+      "batch delete outside perform",
+      .init(.outsidePerform, .execute, "Book", in: "A", at: "outside any perform block")
+    ) { name in
+      let f = try await fixture(name)
+      try f.a.execute(BatchDeleteRequest(fetchRequest: FetchRequest<Book>()))
+      return f.container
+    },
+    .illegal(
+      "dictionary fetch outside perform",
+      .init(.outsidePerform, .fetch, "Book", in: "A", at: "outside any perform block")
+    ) { name in
+      let f = try await fixture(name)
+      let rows = try f.a.fetchDictionaries(FetchRequest<Book>())
+      try check(rows.count == 1, "the recorded fetch returned \(rows.count) rows")
+      return f.container
+    },
+    .illegal(
+      "child context save outside perform",
+      .init(.outsidePerform, .save, nil, in: "child of A", at: "outside any perform block")
+    ) { name in
+      let f = try await fixture(name)
+      let child = f.a.newChildContext()
+      child.name = "child of A"
+      try child.save()
+      return f.container
+    },
+    .legal("child context made and saved inside its perform, parent saved in its own") { name in
+      let f = try await fixture(name)
+      let child = f.a.newChildContext()
+      try await child.perform {
+        Book(context: child).title = "from the child"
+        try child.save()
+      }
+      try await f.a.perform { try f.a.save() }
+      let count = try await f.b.perform { try f.b.count(for: FetchRequest<Book>()) }
+      try check(count == 2, "the store holds \(count) books instead of 2")
+      return f.container
+    },
     .legal("batch update inside perform") { name in
       let f = try await fixture(name)
       let updated = try await f.a.perform {
