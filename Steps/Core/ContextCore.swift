@@ -465,20 +465,13 @@ final class ContextCore: Sendable {
       }
     }
     var result: [Candidate] = []
-    var probes: [ObjectIdentifier: ManagedObject] = [:]
+    var probe = RowProbe<Entity>(core: self)
     for row in sourceRows(of: Entity.self) {
       if let object = state.registered[state.resolve(row.id)] {
         if object.lifecycle == .persisted, try matches(object) { result.append(.object(object)) }
-        continue
+      } else if try probe.matches(row, request.predicate) {
+        result.append(.row(row))
       }
-      let key = ObjectIdentifier(row.entity)
-      let probe =
-        probes[key]
-        ?? row.entity.init(ObjectRegistration(core: self, id: row.id, isInserted: false))
-      probes[key] = probe
-      probe.id = row.id
-      probe.load(row: row.values, version: row.version)
-      if try matches(probe) { result.append(.row(row)) }
     }
     let inserted = state.objects(state.inserted).filter { $0 is Entity }
       .sorted { $0.insertionSerial < $1.insertionSerial }

@@ -121,3 +121,32 @@ extension ContextCore {
     }
   }
 }
+
+/// Judges rows by a predicate without materializing them: the row's values are loaded into one
+/// reusable scratch object per entity class, which the predicate reads (lock held, in scope).
+struct RowProbe<Entity: ManagedObject> {
+  let core: ContextCore
+  private var scratch: [ObjectIdentifier: ManagedObject] = [:]
+
+  init(core: ContextCore) {
+    self.core = core
+  }
+
+  mutating func matches(
+    _ row: SourceRow, _ predicate: Predicate<Entity>?
+  ) throws(PersistenceError) -> Bool {
+    guard let predicate else { return true }
+    let key = ObjectIdentifier(row.entity)
+    let probe =
+      scratch[key] ?? row.entity.init(ObjectRegistration(core: core, id: row.id, isInserted: false))
+    scratch[key] = probe
+    probe.id = row.id
+    probe.load(row: row.values, version: row.version)
+    probe.lifecycle = .scratch
+    do {
+      return try predicate.evaluate(probe as! Entity)
+    } catch {
+      throw .predicateFailed(String(describing: error))
+    }
+  }
+}

@@ -50,20 +50,10 @@ extension ContextCore {
     for request: FetchRequest<Entity>
   ) throws(PersistenceError) -> [[String: any Sendable]] {
     let entityName = EntityNames.name(of: Entity.self)
-    var probes: [ObjectIdentifier: ManagedObject] = [:]
+    var probe = RowProbe<Entity>(core: self)
     var rows: [SourceRow] = []
-    for row in sourceRows(of: Entity.self) {
-      let key = ObjectIdentifier(row.entity)
-      let probe =
-        probes[key] ?? row.entity.init(ObjectRegistration(core: self, id: row.id, isInserted: false))
-      probes[key] = probe
-      probe.lifecycle = .scratch
-      probe.load(row: row.values, version: row.version)
-      do {
-        if try request.predicate?.evaluate(probe as! Entity) ?? true { rows.append(row) }
-      } catch {
-        throw .predicateFailed(String(describing: error))
-      }
+    for row in sourceRows(of: Entity.self) where try probe.matches(row, request.predicate) {
+      rows.append(row)
     }
 
     // Every name must be an attribute; grouped results may only show grouped attributes.
