@@ -228,19 +228,15 @@ final class ContextCore: Sendable {
     let frame = ownFrame()
     let outcome: Swift.Result<Result, Failure> = await withoutActuallyEscaping(block) {
       escapable in
-      let box = ConfinedBox(escapable)
-      let done = await withUnsafeContinuation(isolation: isolation) {
-        (continuation: UnsafeContinuation<ConfinedTransfer<Swift.Result<Result, Failure>>, Never>)
-        in
+      let pending = PendingBlock(escapable)
+      await withUnsafeContinuation(isolation: isolation) {
+        (continuation: UnsafeContinuation<Void, Never>) in
         queue.async {
-          // The closure is taken and released inside this inner scope, before the resume.
-          let outcome = PerformScope.run(frame: frame) {
-            Swift.Result { () throws(Failure) -> Result in try box.take()() }
-          }
-          continuation.resume(returning: ConfinedTransfer(outcome))
+          PerformScope.run(frame: frame) { pending.run() }
+          continuation.resume()
         }
       }
-      return done.value
+      return pending.takeOutcome()
     }
     return try outcome.get()
   }

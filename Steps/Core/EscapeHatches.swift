@@ -66,21 +66,27 @@ struct ConfinedTransfer<Value>: @unchecked Sendable {
   }
 }
 
-/// Like ``ConfinedTransfer``, for a value that must be released at a known moment.
+/// One async `perform` block on its way to the context's queue, and its outcome on the way back.
 ///
-/// `withoutActuallyEscaping` traps if the closure outlives its body. A Dispatch block may be
-/// released only after it returns, so the block keeps this box and the box drops the closure
-/// (`take()`) before the caller is resumed. Same confinement invariant as `ConfinedTransfer`.
-final class ConfinedBox<Value>: @unchecked Sendable {
-  private var value: Value?
+/// Invariant: the same as ``ConfinedTransfer``: the caller creates it and waits; the queue runs
+/// the block once and stores the outcome; the caller reads the outcome only after the queue has
+/// resumed it. The block is dropped as soon as it has run, before the caller resumes, because
+/// `withoutActuallyEscaping` traps if the block outlives the call.
+final class PendingBlock<Result, Failure: Error>: @unchecked Sendable {
+  private var block: (() throws(Failure) -> Result)?
+  private var outcome: Swift.Result<Result, Failure>?
 
-  init(_ value: Value) {
-    self.value = value
+  init(_ block: @escaping () throws(Failure) -> Result) {
+    self.block = block
   }
 
-  func take() -> Value {
-    defer { value = nil }
-    return value!
+  func run() {
+    guard let block = block.take() else { return }
+    outcome = Swift.Result { () throws(Failure) -> Result in try block() }
+  }
+
+  func takeOutcome() -> Swift.Result<Result, Failure> {
+    outcome.take()!
   }
 }
 
