@@ -4,13 +4,6 @@ import Testing
 
 @Suite("Context hierarchy: parents and children")
 struct ContextHierarchyTests {
-  private func storedTitles(_ container: PersistentContainer) async throws -> [String] {
-    try await container.performBackgroundTask { context in
-      try context.fetch(FetchRequest<Book>(sortDescriptors: [SortDescriptor(\.title)]))
-        .map(\.title)
-    }
-  }
-
   @Test("A child's save reaches its parent, not the store; the parent's save reaches the store")
   func childSavesIntoParent() async throws {
     let container = makeContainer()
@@ -22,14 +15,14 @@ struct ContextHierarchyTests {
       Book(context: child).title = "From the child"
       try child.save()
     }
-    #expect(try await storedTitles(container).isEmpty)
+    #expect(try await storedBookTitles(in: container).isEmpty)
     let (pending, titles) = try await parent.perform {
       (parent.hasChanges, try parent.fetch(FetchRequest<Book>()).map(\.title))
     }
     #expect(pending)
     #expect(titles == ["From the child"])
     try await parent.perform { try parent.save() }
-    #expect(try await storedTitles(container) == ["From the child"])
+    #expect(try await storedBookTitles(in: container) == ["From the child"])
     #expect(container.violations.isEmpty, "\(container.violations)")
   }
 
@@ -77,9 +70,9 @@ struct ContextHierarchyTests {
     }
     #expect(updated == [editedID])
     #expect(deleted == [deletedID])
-    #expect(try await storedTitles(container) == ["before", "doomed"])
+    #expect(try await storedBookTitles(in: container) == ["before", "doomed"])
     try await parent.perform { try parent.save() }
-    #expect(try await storedTitles(container) == ["after"])
+    #expect(try await storedBookTitles(in: container) == ["after"])
   }
 
   @Test("Grandchild, child, root: each save moves the changes one level up")
@@ -97,9 +90,9 @@ struct ContextHierarchyTests {
     try await middle.perform { try middle.save() }
     let seenByRootNow = try await root.perform { try root.count(for: FetchRequest<Book>()) }
     #expect(seenByRootNow == 1)
-    #expect(try await storedTitles(container).isEmpty)
+    #expect(try await storedBookTitles(in: container).isEmpty)
     try await root.perform { try root.save() }
-    #expect(try await storedTitles(container) == ["deep"])
+    #expect(try await storedBookTitles(in: container) == ["deep"])
   }
 
   @Test("A main-queue child is used on the main actor and saves into its private parent")
@@ -113,7 +106,7 @@ struct ContextHierarchyTests {
     book.title = "on the main actor"
     try ui.save()
     try await root.perform { try root.save() }
-    #expect(try await storedTitles(container) == ["on the main actor"])
+    #expect(try await storedBookTitles(in: container) == ["on the main actor"])
     #expect(container.violations.isEmpty, "\(container.violations)")
   }
 

@@ -6,13 +6,6 @@ import WorkshopSupport
 
 @Suite("The MagicalRecord stack")
 struct ContextStackTests {
-  private func storedTitles(_ container: PersistentContainer) async throws -> [String] {
-    try await container.performBackgroundTask { context in
-      try context.fetch(FetchRequest<Book>(sortDescriptors: [SortDescriptor(\.title)]))
-        .map(\.title)
-    }
-  }
-
   @Test("The stack's shape: root on the store, default context on the main queue under it")
   func shape() {
     let stack = ContextStack(container: makeContainer())
@@ -36,7 +29,7 @@ struct ContextStackTests {
       local.obtainPermanentIDs(for: [book])
       return book.objectID
     }
-    #expect(try await storedTitles(container) == ["v1"])
+    #expect(try await storedBookTitles(in: container) == ["v1"])
     let shown = try await stack.defaultContext.perform {
       try stack.defaultContext.existingObject(with: id, as: Book.self).title
     }
@@ -69,7 +62,7 @@ struct ContextStackTests {
     }
     #expect(opened)
     #expect(outcome.withLock { (try? $0?.get()) != nil })
-    #expect(try await storedTitles(container) == ["completed"])
+    #expect(try await storedBookTitles(in: container) == ["completed"])
   }
 
   @Test("saveAndWait blocks until the store has the change")
@@ -79,7 +72,7 @@ struct ContextStackTests {
     try await withTimeout(.seconds(5), "saveAndWait") {
       try stack.saveAndWait { local in Book(context: local).title = "waited" }
     }
-    #expect(try await storedTitles(container) == ["waited"])
+    #expect(try await storedBookTitles(in: container) == ["waited"])
   }
 
   @Test("A failing block or save reports its error, and nothing reaches the store")
@@ -109,7 +102,7 @@ struct ContextStackTests {
     }
     #expect(opened)
     #expect(failure.withLock { $0 is PersistenceError })
-    #expect(try await storedTitles(container).isEmpty)
+    #expect(try await storedBookTitles(in: container).isEmpty)
     let samples = try await container.performBackgroundTask {
       try $0.count(for: FetchRequest<Sample>())
     }

@@ -103,3 +103,11 @@ final class Tag: ManagedObject {
   @Attribute var uses: Int = 0
   @Attribute var color: String = "none"
 }
+
+/// The titles of the saved books, as a fresh context fetches them, sorted.
+func storedBookTitles(in container: PersistentContainer) async throws -> [String] {
+  try await container.performBackgroundTask { context in
+    try context.fetch(FetchRequest<Book>(sortDescriptors: [SortDescriptor(\.title)]))
+      .map(\.title)
+  }
+}
