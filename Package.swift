@@ -33,6 +33,14 @@ let package = Package(
     .testTarget(
       name: "HarnessTests", dependencies: ["ManagedObjectCore", "WorkshopSupport"],
       path: "Tests/HarnessTests"),
+    .target(name: "Step3", dependencies: ["ManagedObjectCore"], path: "Steps/Step3-GlobalActor"),
+    .target(
+      name: "Step3Solution", dependencies: ["ManagedObjectCore"],
+      path: "Solutions/Step3-GlobalActor"),
+    .testTarget(
+      name: "Step3Tests",
+      dependencies: ["Step3", "Step3Solution", "ManagedObjectCore", "WorkshopSupport"],
+      path: "Tests/Step3Tests", exclude: ["Probes"]),
     // The README and the slides against the repository's code.
     .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     .testTarget(

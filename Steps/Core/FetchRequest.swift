@@ -2,9 +2,11 @@ import Foundation
 
 /// What to fetch, like `NSFetchRequest`: an entity, a predicate, a sort order and a window.
 ///
-/// Not Sendable, like `NSFetchRequest`: build it inside the `perform` (or actor) that uses it.
-/// Run it with `fetch(_:)` for objects, `fetchObjectIDs(_:)` for IDs, or `count(for:)`.
-public struct FetchRequest<Entity: ManagedObject> {
+/// A class, and not Sendable, like `NSFetchRequest`: build it inside the `perform` (or actor)
+/// that uses it; the compiler refuses to let one built outside be shared with it. Run it with
+/// `fetch(_:)` for objects, `fetchObjectIDs(_:)` for IDs, `count(for:)` or
+/// `fetchDictionaries(_:)`.
+public final class FetchRequest<Entity: ManagedObject> {
   /// Which objects match; nil matches all. Written with `#Predicate<Entity> { … }`.
   public var predicate: Predicate<Entity>?
   /// The result order; unsorted results come in store order, then pending inserts.

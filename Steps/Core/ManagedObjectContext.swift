@@ -50,6 +50,11 @@ public final class ManagedObjectContext {
     set { core.state.withLock { $0.automaticallyMergesChangesFromParent = newValue } }
   }
 
+  /// True when the current code may use this context: it runs inside the context's `perform` or
+  /// `performAndWait` (or on the main queue, for a main-queue context). Thread-safe. Core Data has
+  /// no such query; custom executors need one to answer `checkIsolated()` honestly.
+  public var isInPerformScope: Bool { core.isInScope }
+
   // MARK: - Hierarchy
 
   /// The context this one saves into and fetches from; nil when it sits on the store.

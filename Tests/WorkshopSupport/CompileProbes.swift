@@ -169,8 +169,9 @@ public enum ProbeRunner {
       }
     }
     let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    // The compiler's own error lines (`file:line:column: error: …`), not the excerpts it draws.
     let errorLines = output.split(separator: "\n").map(String.init)
-      .filter { $0.contains("error:") && !$0.contains("`- error:") }
+      .filter { $0.hasPrefix("/") && $0.contains(": error: ") }
     return ProbeOutcome(
       probe: probe, compiled: status == 0, errors: errorLines,
       seconds: Date().timeIntervalSince(start))

@@ -26,7 +26,8 @@ import Testing
 //    of a `.failsOnStarter` check runs inside a strict `withKnownIssue`: the starter must fail
 //    it, and a starter that was solved by accident turns the run red with "Known issue was not
 //    recorded". The solution always runs plainly. Without the variable both run plainly, which
-//    is what attendees see.
+//    is what attendees see. A `.knownGap` check fails on both sides by design (a step's
+//    technique that a later step completes) and always runs as a strict known issue.
 // 3. Report with the teaching helpers (`expectNoViolations`, `expect(_:observed:lesson:)`), never
 //    with a bare `#expect` whose message says only "false": an attendee must read what was
 //    observed, the rule, a hint, and which slide to open.
@@ -51,6 +52,10 @@ public enum StarterOutcome: Sendable {
   case failsOnStarter
   /// The starter already passes this check; it guards against wrong solutions.
   case passesOnStarter
+  /// Both sides fail this check by design: the step's technique leaves a gap that a later step
+  /// closes. It runs as a strict known issue on both sides, always, so that the output shows
+  /// the gap and a run in which it does not show fails.
+  case knownGap(String)
 }
 
 /// The teaching part of a failure message.
@@ -129,11 +134,18 @@ public func exam(
     after: check.watchdogTimeout)
   defer { Watchdog.shared.disarm(watch) }
   let score = ExamScore()
-  let expectedToFail = isVerifyMode && side == .yours && check.starter == .failsOnStarter
+  let knownIssue: String? =
+    switch check.starter {
+    case .failsOnStarter where isVerifyMode && side == .yours:
+      "the untouched starter of \(check.step) must fail '\(check.name)'"
+    case .knownGap(let reason): reason
+    default: nil
+    }
+  let expectedToFail = knownIssue != nil
   await ExamScore.$current.withValue(score) {
-    if expectedToFail {
+    if let knownIssue {
       await withKnownIssue(
-        "the untouched starter of \(check.step) must fail '\(check.name)'",
+        Comment(rawValue: knownIssue),
         isIntermittent: false, isolation: isolation, sourceLocation: sourceLocation
       ) {
         do {
@@ -153,6 +165,12 @@ public func exam(
     }
   }
   let mark = score.failed ? "✘" : "✔"
-  let note = score.failed && expectedToFail ? " (expected: the untouched starter fails it)" : ""
+  let note =
+    switch check.starter {
+    case .knownGap(let reason) where score.failed: " (known gap: \(reason))"
+    case .failsOnStarter where score.failed && expectedToFail:
+      " (expected: the untouched starter fails it)"
+    default: ""
+    }
   print("[\(check.step)] \(mark) \(label) — \(check.name)\(note)")
 }

@@ -1,0 +1,8 @@
+// PROBE: fails: save() | nonisolated
+// Calling the wrapper's save() from outside the actor without `await` does not compile.
+import ManagedObjectCore
+import Subject
+
+func saveAll(_ context: CoreDataContext) throws {
+  try context.save()
+}

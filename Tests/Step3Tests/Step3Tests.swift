@@ -1,0 +1,184 @@
+import ManagedObjectCore
+import Step3
+import Step3Solution
+import Testing
+import WorkshopSupport
+
+/// What the runtime checks use of the controller; yours and the solution share this API.
+protocol Controller: AnyObject {
+  func configure(name: String) async throws
+  func rename(to newName: String) async throws
+  func name() async -> String?
+  func delete() async throws
+}
+
+extension Step3.CoreDataController: Controller {}
+extension Step3Solution.CoreDataController: Controller {}
+
+/// One side under test: its module, its controller, and its one shared container.
+struct Subject: Sendable, CustomTestStringConvertible {
+  let side: ExamSide
+  let module: String
+  let makeController: @Sendable () -> any Controller
+  let container: @Sendable () -> PersistentContainer
+  /// The names of the saved entities, from a fresh context, without touching an entity.
+  let storedNames: @Sendable () async throws -> [String]
+
+  var testDescription: String { side.rawValue }
+
+  static let all: [Subject] = [
+    Subject(
+      side: .yours, module: "Step3", makeController: { Step3.CoreDataController() },
+      container: { Step3.ContextContainer.shared.persistentContainer },
+      storedNames: {
+        try await names(of: Step3.CoreDataEntity.self, in: Step3.ContextContainer.shared)
+      }),
+    Subject(
+      side: .solution, module: "Step3Solution",
+      makeController: { Step3Solution.CoreDataController() },
+      container: { Step3Solution.ContextContainer.shared.persistentContainer },
+      storedNames: {
+        try await names(
+          of: Step3Solution.CoreDataEntity.self, in: Step3Solution.ContextContainer.shared)
+      }),
+  ]
+}
+
+/// Reads `name` of every saved `Entity` as dictionaries, so it works whatever the entity's
+/// isolation.
+func names<Entity: ManagedObject>(
+  of entity: Entity.Type, in container: some AnyObject & Sendable & ContainerHolder
+) async throws -> [String] {
+  try await container.persistentContainer.performBackgroundTask { context in
+    let request = FetchRequest<Entity>()
+    request.propertiesToFetch = [.attribute("name")]
+    return try context.fetchDictionaries(request).compactMap { $0["name"] as? String }
+  }
+}
+
+/// Both sides' `ContextContainer`.
+protocol ContainerHolder {
+  var persistentContainer: PersistentContainer { get }
+}
+
+extension Step3.ContextContainer: ContainerHolder {}
+extension Step3Solution.ContextContainer: ContainerHolder {}
+
+/// Each side has one global actor and one container for the whole process, so these checks run
+/// one at a time, and each starts by forgetting earlier violations.
+@Suite("Step 3 — a global actor for managed objects", .serialized)
+struct Step3Tests {
+  static let hangCause = "an await on CoreDataActor that never resumes"
+
+  /// Configure, rename, read, delete: the talk's controller, kept by the actor.
+  private static func lifeOfAnEntity(
+    _ subject: Subject, named name: String
+  ) async throws -> (renamed: String?, storedAfterRename: [String], storedAfterDelete: [String]) {
+    let controller = subject.makeController()
+    try await controller.configure(name: name)
+    try await controller.rename(to: name + " renamed")
+    let renamed = await controller.name()
+    let afterRename = try await storedNames(subject, prefix: name)
+    try await controller.delete()
+    return (renamed, afterRename, try await storedNames(subject, prefix: name))
+  }
+
+  private static func storedNames(_ subject: Subject, prefix: String) async throws -> [String] {
+    try await subject.storedNames().filter { $0.hasPrefix(prefix) }.sorted()
+  }
+
+  static let crudCheck = ExamCheck(
+    step: "Step3", name: "create, read, update and delete through the actor give the right data",
+    starter: .passesOnStarter, likelyCauseOfHang: hangCause)
+
+  @Test("Create, read, update and delete through the actor give the right data",
+    arguments: Subject.all)
+  func crudThroughTheActor(_ subject: Subject) async {
+    await exam(subject.side, Self.crudCheck) {
+      let name = "crud \(subject.side)"
+      let life = try await Self.lifeOfAnEntity(subject, named: name)
+      expect(
+        life.renamed == name + " renamed" && life.storedAfterRename == [name + " renamed"]
+          && life.storedAfterDelete.isEmpty,
+        observed: "name() after rename: \(String(describing: life.renamed)); stored after rename: "
+          + "\(life.storedAfterRename); stored after delete: \(life.storedAfterDelete)",
+        lesson: Lesson(
+          rule: "Isolating the controller, the wrapper and the entity to CoreDataActor changes "
+            + "where code may run, not what it does.",
+          hint: "Keep the methods' bodies; add `@CoreDataActor` to the types.",
+          slide: "slides/03-global-actor.md#the-fix"))
+    }
+  }
+
+  static let queueCheck = ExamCheck(
+    step: "Step3", name: "the actor's jobs run on the context's queue",
+    starter: .knownGap("a global actor runs on the cooperative pool; step 4 fixes it"),
+    likelyCauseOfHang: hangCause)
+
+  @Test("The actor's jobs run on the context's queue (the gap step 4 closes)",
+    arguments: Subject.all)
+  func jobsRunOnTheContextsQueue(_ subject: Subject) async {
+    await exam(subject.side, Self.queueCheck) {
+      subject.container().removeAllViolations()
+      _ = try await Self.lifeOfAnEntity(subject, named: "queue \(subject.side)")
+      expectNoViolations(
+        subject.container().removeAllViolations(),
+        while: "the controller configured, renamed, read and deleted its entity on CoreDataActor",
+        lesson: Lesson(
+          rule: "A global actor guarantees one job at a time, but its jobs run on the cooperative "
+            + "thread pool, not on the context's queue.",
+          hint: "Nothing to change in step 3: step 4 gives CoreDataActor an executor that runs "
+            + "every job inside the context's perform.",
+          slide: "slides/03-global-actor.md#the-gap"))
+    }
+  }
+}
+
+/// The compile-time half of the lesson: each probe in `Tests/Step3Tests/Probes`, compiled
+/// against each side. They compile in parallel.
+@Suite("Step 3 — what the compiler checks")
+struct Step3ProbeTests {
+  struct Case: Sendable, CustomTestStringConvertible {
+    let subject: Subject
+    let probe: String
+    let check: String
+    var testDescription: String { "\(subject.side.rawValue) · \(probe)" }
+  }
+
+  static let probes: [(name: String, check: String)] = [
+    ("EntityCrossesActors", "an entity made on CoreDataActor can be handed to another actor"),
+    ("SetterNeedsTheActor", "setting name from a nonisolated function does not compile"),
+    ("SaveNeedsAwait", "calling save() from outside without await does not compile"),
+    ("FetchRequestStaysInside", "a fetch request built outside cannot be shared with the actor"),
+  ]
+
+  static let cases: [Case] = Subject.all.flatMap { subject in
+    probes.map { Case(subject: subject, probe: $0.name, check: $0.check) }
+  }
+
+  @Test("Compile probes: what the global actor makes the compiler check", arguments: cases)
+  func probe(_ testCase: Case) async {
+    let check = ExamCheck(
+      step: "Step3", name: "probe \(testCase.probe): \(testCase.check)",
+      starter: .failsOnStarter, likelyCauseOfHang: "a compiler that does not finish")
+    await exam(testCase.subject.side, check, subject: testCase.testDescription) {
+      let probes = try ProbeRunner.probes(in: "Tests/Step3Tests/Probes")
+        .filter { $0.name == testCase.probe }
+      try require(
+        probes.count == 1, observed: "no probe file named \(testCase.probe)",
+        lesson: Self.lesson)
+      let outcome = try await ProbeRunner.run(probes, against: testCase.subject.module)
+      let result = try #require(outcome[testCase.probe])
+      expect(result.matches, observed: result.mismatch, lesson: Self.lesson)
+    }
+  }
+
+  static let lesson = Lesson(
+    rule: "A managed object and its context wrapper isolated to a global actor are Sendable; "
+      + "everything else about them is checked by the compiler: setters only on the actor, "
+      + "calls from outside only with await, non-Sendable values (a fetch request) only built "
+      + "inside.",
+    hint: "Mark CoreDataEntity (and declare it Sendable), CoreDataContext and CoreDataController "
+      + "with @CoreDataActor.",
+    slide: "slides/03-global-actor.md#what-the-compiler-checks")
+}
