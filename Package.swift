@@ -41,6 +41,15 @@ let package = Package(
       name: "Step3Tests",
       dependencies: ["Step3", "Step3Solution", "ManagedObjectCore", "WorkshopSupport"],
       path: "Tests/Step3Tests", exclude: ["Probes"]),
+    .target(
+      name: "Step4", dependencies: ["ManagedObjectCore"], path: "Steps/Step4-CustomExecutor"),
+    .target(
+      name: "Step4Solution", dependencies: ["ManagedObjectCore"],
+      path: "Solutions/Step4-CustomExecutor"),
+    .testTarget(
+      name: "Step4Tests",
+      dependencies: ["Step4", "Step4Solution", "ManagedObjectCore", "WorkshopSupport"],
+      path: "Tests/Step4Tests"),
     // The README and the slides against the repository's code.
     .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     .testTarget(

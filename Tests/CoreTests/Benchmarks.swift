@@ -184,7 +184,7 @@ struct Benchmarks {
     }
     var grouped: [String: Int] = [:]
     let dictionaries = try Self.clock.measure {
-      var request = FetchRequest<Counter>()
+      let request = FetchRequest<Counter>()
       request.propertiesToGroupBy = ["name"]
       request.propertiesToFetch = [
         .attribute("name"), .expression(name: "total", function: .sum, attribute: "value"),

@@ -25,7 +25,7 @@ struct DictionaryFetchTests {
     let container = try await results()
     let context = container.newBackgroundContext()
     let (rows, registered) = try await context.perform {
-      var request = FetchRequest<Counter>(predicate: #Predicate { $0.value >= 30 })
+      let request = FetchRequest<Counter>(predicate: #Predicate { $0.value >= 30 })
       request.propertiesToFetch = [.attribute("name"), .attribute("value")]
       let rows = try context.fetchDictionaries(request).map {
         "\($0["name"] as? String ?? "?"):\($0["value"] as? Int ?? -1)"
@@ -41,7 +41,7 @@ struct DictionaryFetchTests {
     let container = try await results()
     let context = container.newBackgroundContext()
     let rows = try await context.perform {
-      var request = FetchRequest<Counter>()
+      let request = FetchRequest<Counter>()
       request.propertiesToGroupBy = ["name"]
       request.propertiesToFetch = [
         .attribute("name"),
@@ -67,10 +67,10 @@ struct DictionaryFetchTests {
     let container = try await results()
     let context = container.newBackgroundContext()
     let (total, window) = try await context.perform {
-      var request = FetchRequest<Counter>()
+      let request = FetchRequest<Counter>()
       request.propertiesToFetch = [.expression(name: "total", function: .sum, attribute: "value")]
       let total = try context.fetchDictionaries(request)
-      var grouped = FetchRequest<Counter>(fetchLimit: 1, fetchOffset: 1)
+      let grouped = FetchRequest<Counter>(fetchLimit: 1, fetchOffset: 1)
       grouped.propertiesToGroupBy = ["name"]
       grouped.propertiesToFetch = [.attribute("name")]
       return (
@@ -90,7 +90,7 @@ struct DictionaryFetchTests {
     let context = container.newBackgroundContext()
     let count = try await context.perform {
       Counter(context: context).name = "pending"
-      var request = FetchRequest<Counter>()
+      let request = FetchRequest<Counter>()
       request.propertiesToFetch = [.expression(name: "n", function: .count, attribute: "name")]
       return try context.fetchDictionaries(request).first?["n"] as? Int
     }
@@ -110,9 +110,9 @@ struct DictionaryFetchTests {
           return error
         }
       }
-      var missing = FetchRequest<Counter>()
+      let missing = FetchRequest<Counter>()
       missing.propertiesToFetch = [.attribute("colour")]
-      var ungrouped = FetchRequest<Counter>()
+      let ungrouped = FetchRequest<Counter>()
       ungrouped.propertiesToGroupBy = ["name"]
       ungrouped.propertiesToFetch = [.attribute("label")]
       return [attempt(missing), attempt(ungrouped)]
@@ -134,7 +134,7 @@ struct DictionaryFetchTests {
     }
     let context = container.newBackgroundContext()
     let (before, title, after, all) = try await context.perform {
-      var request = FetchRequest<Book>()
+      let request = FetchRequest<Book>()
       request.fetchBatchSize = 10
       let books = try context.fetch(request)
       let before = books.filter(\.isFault).count

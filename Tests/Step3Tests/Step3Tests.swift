@@ -31,38 +31,20 @@ struct Subject: Sendable, CustomTestStringConvertible {
       side: .yours, module: "Step3", makeController: { Step3.CoreDataController() },
       container: { Step3.ContextContainer.shared.persistentContainer },
       storedNames: {
-        try await names(of: Step3.CoreDataEntity.self, in: Step3.ContextContainer.shared)
+        try await WorkshopSupport.storedNames(
+          of: Step3.CoreDataEntity.self, in: Step3.ContextContainer.shared.persistentContainer)
       }),
     Subject(
       side: .solution, module: "Step3Solution",
       makeController: { Step3Solution.CoreDataController() },
       container: { Step3Solution.ContextContainer.shared.persistentContainer },
       storedNames: {
-        try await names(
-          of: Step3Solution.CoreDataEntity.self, in: Step3Solution.ContextContainer.shared)
+        try await WorkshopSupport.storedNames(
+          of: Step3Solution.CoreDataEntity.self,
+          in: Step3Solution.ContextContainer.shared.persistentContainer)
       }),
   ]
 }
-
-/// Reads `name` of every saved `Entity` as dictionaries, so it works whatever the entity's
-/// isolation.
-func names<Entity: ManagedObject>(
-  of entity: Entity.Type, in container: some AnyObject & Sendable & ContainerHolder
-) async throws -> [String] {
-  try await container.persistentContainer.performBackgroundTask { context in
-    let request = FetchRequest<Entity>()
-    request.propertiesToFetch = [.attribute("name")]
-    return try context.fetchDictionaries(request).compactMap { $0["name"] as? String }
-  }
-}
-
-/// Both sides' `ContextContainer`.
-protocol ContainerHolder {
-  var persistentContainer: PersistentContainer { get }
-}
-
-extension Step3.ContextContainer: ContainerHolder {}
-extension Step3Solution.ContextContainer: ContainerHolder {}
 
 /// Each side has one global actor and one container for the whole process, so these checks run
 /// one at a time, and each starts by forgetting earlier violations.
@@ -91,7 +73,8 @@ struct Step3Tests {
     step: "Step3", name: "create, read, update and delete through the actor give the right data",
     starter: .passesOnStarter, likelyCauseOfHang: hangCause)
 
-  @Test("Create, read, update and delete through the actor give the right data",
+  @Test(
+    "Create, read, update and delete through the actor give the right data",
     arguments: Subject.all)
   func crudThroughTheActor(_ subject: Subject) async {
     await exam(subject.side, Self.crudCheck) {
@@ -115,7 +98,8 @@ struct Step3Tests {
     starter: .knownGap("a global actor runs on the cooperative pool; step 4 fixes it"),
     likelyCauseOfHang: hangCause)
 
-  @Test("The actor's jobs run on the context's queue (the gap step 4 closes)",
+  @Test(
+    "The actor's jobs run on the context's queue (the gap step 4 closes)",
     arguments: Subject.all)
   func jobsRunOnTheContextsQueue(_ subject: Subject) async {
     await exam(subject.side, Self.queueCheck) {

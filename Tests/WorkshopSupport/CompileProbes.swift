@@ -181,7 +181,8 @@ public enum ProbeRunner {
 
   static func repositoryRoot(from file: String) throws -> URL {
     var url = URL(fileURLWithPath: file)
-    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
+    {
       let parent = url.deletingLastPathComponent()
       guard parent.path != url.path else { throw CocoaError(.fileNoSuchFile) }
       url = parent

@@ -39,7 +39,7 @@ import Testing
 //    cause, because a blocked thread cannot be cancelled.
 
 /// Which implementation a check runs against.
-public enum ExamSide: String, Sendable, CaseIterable {
+public enum ExamSide: String, Sendable, CaseIterable, Codable {
   /// The attendee's code in `Steps/`.
   case yours
   /// The reference in `Solutions/`.

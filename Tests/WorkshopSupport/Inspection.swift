@@ -63,3 +63,15 @@ public func sourceFiles(
       text: try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))
   }
 }
+
+/// The `name` attribute of every saved `Entity`, read as dictionaries by a fresh context: it
+/// works whatever the entity's isolation, and touches no object.
+public func storedNames<Entity: ManagedObject>(
+  of entity: Entity.Type, in container: PersistentContainer
+) async throws -> [String] {
+  try await container.performBackgroundTask { context in
+    let request = FetchRequest<Entity>()
+    request.propertiesToFetch = [.attribute("name")]
+    return try context.fetchDictionaries(request).compactMap { $0["name"] as? String }
+  }
+}

@@ -1,0 +1,42 @@
+import Dispatch
+
+/// A serial executor that runs an actor's jobs inside a context's `perform` (the talk's slides
+/// 40–56; SE-0392). Installed as an actor's `unownedExecutor`, it puts every job of the actor
+/// on the context's queue, so code on the actor may use the context and its objects directly.
+public final class CoreDataExecutor: SerialExecutor {
+  public static let shared = CoreDataExecutor(container: .shared)
+
+  let container: ContextContainer
+
+  public init(container: ContextContainer) {
+    self.container = container
+  }
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    // An ExecutorJob cannot be captured; its unowned form can. And never block here: the runtime
+    // calls enqueue from any thread, even from another executor's job, so a performAndWait
+    // would deadlock two actors that call each other.
+    let job = UnownedJob(job)
+    let executor = asUnownedSerialExecutor()
+    container.perform { job.runSynchronously(on: executor) }
+  }
+
+  public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    UnownedSerialExecutor(ordinary: self)
+  }
+
+  /// The runtime asks this when it cannot tell by itself, for example in
+  /// `CoreDataActor.shared.preconditionIsolated()` inside a plain `perform` block.
+  public func checkIsolated() {
+    precondition(
+      container.isOnContextQueue,
+      "CoreDataActor code must run on its context's queue, inside the context's perform")
+  }
+
+  #if compiler(>=6.2)
+    /// The non-crashing form of `checkIsolated()` (SE-0471).
+    public func isIsolatingCurrentContext() -> Bool? {
+      container.isOnContextQueue
+    }
+  #endif
+}

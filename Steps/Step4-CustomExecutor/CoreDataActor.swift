@@ -1,0 +1,10 @@
+/// One global actor for all Core Data work (the 2023 talk, slides 29–39). It is not the main
+/// actor: the UI must not wait for the store.
+@globalActor
+public actor CoreDataActor {
+  public static let shared = CoreDataActor()
+
+  // TODO: install `CoreDataExecutor.shared` as this actor's executor, by implementing
+  // `public nonisolated var unownedExecutor: UnownedSerialExecutor`. Until then the actor runs
+  // its jobs on the cooperative thread pool, like any other actor.
+}

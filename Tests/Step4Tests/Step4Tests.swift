@@ -1,0 +1,240 @@
+import Foundation
+import ManagedObjectCore
+import Step4
+import Step4Solution
+import Testing
+import WorkshopSupport
+
+/// Each side has one global actor and one container for the whole process, so these checks run
+/// one at a time, and each starts by forgetting earlier violations.
+@Suite("Step 4 — run the actor on the context's queue", .serialized)
+struct Step4Tests {
+  static let lesson = Lesson(
+    rule: "An actor runs its jobs where its executor puts them. A SerialExecutor whose enqueue "
+      + "hands each job to the context's perform runs every job of the actor on the context's "
+      + "queue, so code on the actor may use the context directly.",
+    hint: "In CoreDataExecutor.enqueue: `let job = UnownedJob(job)`, then "
+      + "`container.perform { job.runSynchronously(on: executor) }`; and give CoreDataActor "
+      + "`nonisolated var unownedExecutor` returning `CoreDataExecutor.shared.asUnownedSerialExecutor()`.",
+    slide: "slides/04-custom-executor.md#the-fix")
+
+  static func check(
+    _ name: String, _ starter: StarterOutcome,
+    hang: String = "an executor that never runs a job, or blocks in enqueue"
+  ) -> ExamCheck {
+    ExamCheck(step: "Step4", name: name, starter: starter, likelyCauseOfHang: hang)
+  }
+
+  static let crudCheck = check(
+    "create, read, update and delete from another actor record no violation", .failsOnStarter)
+
+  @Test(
+    "Create, read, update and delete, on the actor and from another actor, record no violation",
+    arguments: Subject.all)
+  func crudRecordsNoViolation(_ subject: Subject) async {
+    await exam(subject.side, Self.crudCheck) {
+      subject.container().removeAllViolations()
+      let name = "crud \(subject.side)"
+      let renamed = try await withTimeout(.seconds(10), "the controller's life, from a visitor") {
+        try await Visitor().useController(subject.makeController(), name: name)
+      }
+      expectNoViolations(
+        subject.container().removeAllViolations(),
+        while: "another actor configured, renamed, read and deleted an entity through the "
+          + "controller, whose methods use the context synchronously on CoreDataActor",
+        lesson: Self.lesson)
+      let stored = try await subject.storedNames().filter { $0.hasPrefix(name) }
+      expect(
+        renamed == name + " renamed" && stored.isEmpty,
+        observed: "name() read \(String(describing: renamed)); left in the store: \(stored)",
+        lesson: Self.lesson)
+    }
+  }
+
+  static let queueCheck = check(
+    "every job of the actor runs on the context's queue", .failsOnStarter)
+
+  @Test(
+    "Every job of the actor runs on the context's queue, also after awaits and hops",
+    arguments: Subject.all)
+  func everyJobOnTheQueue(_ subject: Subject) async {
+    await exam(subject.side, Self.queueCheck) {
+      let off = try await withTimeout(.seconds(10), "a job that hops off the actor and back") {
+        await subject.placesOffTheQueue(Visitor())
+      }
+      expect(
+        off.isEmpty,
+        observed: "code on CoreDataActor ran off the context's queue "
+          + off.joined(separator: ", "),
+        lesson: Self.lesson)
+    }
+  }
+
+  static let serialCheck = check(
+    "jobs run one at a time, and 1,000 concurrent increments are exact", .passesOnStarter)
+
+  @Test(
+    "Jobs run one at a time, and 1,000 concurrent increments through the actor are exact",
+    arguments: Subject.all)
+  func jobsRunOneAtATime(_ subject: Subject) async {
+    await exam(subject.side, Self.serialCheck) {
+      let lesson = Lesson(
+        rule: "A SerialExecutor runs one job at a time: that is what makes an actor an actor. "
+          + "A context's queue is serial, a global dispatch queue is not.",
+        hint: "Enqueue into the context's perform, not onto DispatchQueue.global().",
+        slide: "slides/04-custom-executor.md#serial-means-serial")
+      let overlapped = try await withTimeout(.seconds(10), "two jobs meeting at a barrier") {
+        await subject.jobsOverlap()
+      }
+      expect(
+        !overlapped,
+        observed: "two jobs of CoreDataActor ran at the same time (they met at a barrier)",
+        lesson: lesson)
+      let total = try await subject.increments(1_000)
+      expect(
+        total == 1_000, observed: "1,000 concurrent increments on the actor left \(total)",
+        lesson: lesson)
+    }
+  }
+
+  // A blocking enqueue blocks threads of the cooperative pool, and then nothing is left to run
+  // the 5 s timeout's continuation: the watchdog ends that run, sooner than for other checks.
+  static let deadlockCheck = ExamCheck(
+    step: "Step4", name: "two actors on two contexts calling each other do not deadlock",
+    starter: .passesOnStarter,
+    likelyCauseOfHang: "a blocking enqueue (performAndWait): two actors that call each other "
+      + "deadlock. enqueue must hand the job to the context's perform and return at once.",
+    watchdogTimeout: .seconds(30))
+
+  @Test("Two actors on two contexts calling each other do not deadlock", arguments: Subject.all)
+  func actorsCallingEachOtherDoNotDeadlock(_ subject: Subject) async {
+    await exam(subject.side, Self.deadlockCheck) {
+      let first = Peer(executor: subject.makeExecutor("first \(subject.side)"))
+      let second = Peer(executor: subject.makeExecutor("second \(subject.side)"))
+      await first.pair(with: second)
+      await second.pair(with: first)
+      let barrier = Barrier(parties: 2)
+      var finished = true
+      do {
+        _ = try await withTimeout(.seconds(5), "two actors calling each other") {
+          async let one = first.callPartner(meeting: barrier)
+          async let two = second.callPartner(meeting: barrier)
+          return await (one, two)
+        }
+      } catch is TimeoutError {
+        finished = false
+      }
+      expect(
+        finished,
+        observed: "two actors whose jobs called each other at the same moment did not finish "
+          + "within 5 s: a deadlock",
+        lesson: Lesson(
+          rule: "enqueue must never block: the runtime calls it from any thread, even from a job "
+            + "of another executor that is itself waiting.",
+          hint: "Use the context's perform (it returns at once), never performAndWait.",
+          slide: "slides/04-custom-executor.md#never-block-in-enqueue"))
+    }
+  }
+
+  static let isolationCheck = check(
+    "the executor's isolation checks agree with the context's queue", .failsOnStarter)
+
+  @Test("The executor's isolation checks agree with the context's queue", arguments: Subject.all)
+  func isolationChecksAgreeWithTheQueue(_ subject: Subject) async {
+    await exam(subject.side, Self.isolationCheck) {
+      let lesson = Lesson(
+        rule: "The runtime asks an executor whether the current code is isolated to it "
+          + "(isIsolatingCurrentContext, checkIsolated) when it cannot tell by itself: inside a "
+          + "plain perform block, the answer is yes.",
+        hint: "Answer with `container.isOnContextQueue`; in checkIsolated, "
+          + "`precondition(container.isOnContextQueue, …)`.",
+        slide: "slides/04-custom-executor.md#isolation-checks")
+      let answers = await subject.isolationAnswers()
+      expect(
+        answers.inside == true && answers.outside == false,
+        observed: "isIsolatingCurrentContext() answered \(String(describing: answers.inside)) "
+          + "inside the context's perform and \(String(describing: answers.outside)) outside",
+        lesson: lesson)
+      #if compiler(>=6.3)
+        let side = subject.side
+        let insideStatus = await #expect(
+          processExitsWith: .success,
+          "CoreDataActor.shared.preconditionIsolated() must hold inside a plain perform block"
+        ) { [side = side as ExamSide] in
+          await IsolationProbe.preconditionInsidePerform(side)
+        }
+        expect(
+          insideStatus != nil,
+          observed: "preconditionIsolated() stopped the program inside the context's perform",
+          lesson: lesson)
+        let outsideStatus = await #expect(
+          processExitsWith: .failure,
+          "CoreDataActor.shared.preconditionIsolated() must stop the program off the queue"
+        ) { [side = side as ExamSide] in
+          IsolationProbe.preconditionOutside(side)
+        }
+        expect(
+          outsideStatus != nil,
+          observed: "preconditionIsolated() let code off the context's queue through",
+          lesson: lesson)
+      #endif
+    }
+  }
+
+  static let controllerCheck = check(
+    "the controller keeps its managed object safely, under concurrent renames", .failsOnStarter)
+
+  @Test(
+    "The talk's final controller keeps its managed object as a property, safely",
+    arguments: Subject.all)
+  func controllerKeepsItsObject(_ subject: Subject) async {
+    await exam(subject.side, Self.controllerCheck) {
+      subject.container().removeAllViolations()
+      let controller = subject.makeController()
+      let prefix = "kept \(subject.side)"
+      try await controller.configure(name: prefix)
+      let names = (0..<50).map { "\(prefix) \($0)" }
+      try await concurrently(names.count, "rename(to:) calls") { index in
+        try await controller.rename(to: names[index])
+      }
+      let kept = await controller.name()
+      let stored = try await subject.storedNames().filter { $0.hasPrefix(prefix) }
+      try await controller.delete()
+      expectNoViolations(
+        subject.container().removeAllViolations(),
+        while: "50 tasks renamed the entity the controller keeps as a property",
+        lesson: Self.lesson)
+      expect(
+        kept.map { names.contains($0) } == true && stored == [kept ?? ""],
+        observed: "the controller holds \(String(describing: kept)), the store \(stored)",
+        lesson: Self.lesson)
+    }
+  }
+}
+
+/// The bodies of the exit tests: they run in a child process, which may crash.
+enum IsolationProbe {
+  static func preconditionInsidePerform(_ side: ExamSide) async {
+    await withCheckedContinuation { continuation in
+      switch side {
+      case .yours:
+        Step4.ContextContainer.shared.perform {
+          Step4.CoreDataActor.shared.preconditionIsolated()
+          continuation.resume()
+        }
+      case .solution:
+        Step4Solution.ContextContainer.shared.perform {
+          Step4Solution.CoreDataActor.shared.preconditionIsolated()
+          continuation.resume()
+        }
+      }
+    }
+  }
+
+  static func preconditionOutside(_ side: ExamSide) {
+    switch side {
+    case .yours: Step4.CoreDataActor.shared.preconditionIsolated()
+    case .solution: Step4Solution.CoreDataActor.shared.preconditionIsolated()
+    }
+  }
+}
