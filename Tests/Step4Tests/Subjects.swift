@@ -61,10 +61,13 @@ struct Subject: Sendable, CustomTestStringConvertible {
           of: Step4.CoreDataEntity.self, in: Step4.ContextContainer.shared.persistentContainer)
       },
       placesOffTheQueue: { await Yours.placesOffTheQueue($0) },
-      jobsOverlap: { await Yours.jobsOverlap() },
+      jobsOverlap: { await twoJobsMeet(Yours.meet) },
       increments: { try await Yours.increments($0) },
       makeExecutor: { Step4.CoreDataExecutor(container: Step4.ContextContainer(name: $0)) },
-      isolationAnswers: { await Yours.isolationAnswers() }),
+      isolationAnswers: {
+        await askIsolation(
+          of: Step4.CoreDataExecutor.shared, perform: Step4.ContextContainer.shared.perform)
+      }),
     Subject(
       side: .solution, container: { Step4Solution.ContextContainer.shared.persistentContainer },
       makeController: { Step4Solution.CoreDataController() },
@@ -74,16 +77,41 @@ struct Subject: Sendable, CustomTestStringConvertible {
           in: Step4Solution.ContextContainer.shared.persistentContainer)
       },
       placesOffTheQueue: { await Solution.placesOffTheQueue($0) },
-      jobsOverlap: { await Solution.jobsOverlap() },
+      jobsOverlap: { await twoJobsMeet(Solution.meet) },
       increments: { try await Solution.increments($0) },
       makeExecutor: {
         Step4Solution.CoreDataExecutor(container: Step4Solution.ContextContainer(name: $0))
       },
-      isolationAnswers: { await Solution.isolationAnswers() }),
+      isolationAnswers: {
+        await askIsolation(
+          of: Step4Solution.CoreDataExecutor.shared,
+          perform: Step4Solution.ContextContainer.shared.perform)
+      }),
   ]
 }
 
-/// The same two jobs meet at a barrier only if they run at the same time.
+/// Two jobs of the actor meet at a barrier only if they run at the same time.
+func twoJobsMeet(_ meet: @escaping @Sendable (Barrier) async -> Bool) async -> Bool {
+  let barrier = Barrier(parties: 2)
+  async let first = meet(barrier)
+  async let second = meet(barrier)
+  let (met, metToo) = await (first, second)
+  return met && metToo
+}
+
+/// What `executor` answers to `isIsolatingCurrentContext()` inside a block of `perform`, and
+/// outside any.
+func askIsolation(
+  of executor: some SerialExecutor,
+  perform: (@escaping @Sendable () -> Void) -> Void
+) async -> (inside: Bool?, outside: Bool?) {
+  let inside = await withCheckedContinuation { continuation in
+    perform { continuation.resume(returning: executor.isIsolatingCurrentContext()) }
+  }
+  return (inside, executor.isIsolatingCurrentContext())
+}
+
+/// How long a job waits at the barrier for the other one.
 private let meetingTimeout: Duration = .milliseconds(500)
 
 enum Yours {
@@ -111,14 +139,6 @@ enum Yours {
     barrier.arriveAndWait(timeout: meetingTimeout)
   }
 
-  static func jobsOverlap() async -> Bool {
-    let barrier = Barrier(parties: 2)
-    async let first = meet(barrier)
-    async let second = meet(barrier)
-    let (met, metToo) = await (first, second)
-    return met && metToo
-  }
-
   @Step4.CoreDataActor
   final class Tally {
     var value = 0
@@ -135,15 +155,6 @@ enum Yours {
     return await tally.value
   }
 
-  static func isolationAnswers() async -> (inside: Bool?, outside: Bool?) {
-    let executor = Step4.CoreDataExecutor.shared
-    let inside = await withCheckedContinuation { continuation in
-      Step4.ContextContainer.shared.perform {
-        continuation.resume(returning: executor.isIsolatingCurrentContext())
-      }
-    }
-    return (inside, executor.isIsolatingCurrentContext())
-  }
 }
 
 enum Solution {
@@ -171,14 +182,6 @@ enum Solution {
     barrier.arriveAndWait(timeout: meetingTimeout)
   }
 
-  static func jobsOverlap() async -> Bool {
-    let barrier = Barrier(parties: 2)
-    async let first = meet(barrier)
-    async let second = meet(barrier)
-    let (met, metToo) = await (first, second)
-    return met && metToo
-  }
-
   @Step4Solution.CoreDataActor
   final class Tally {
     var value = 0
@@ -195,15 +198,6 @@ enum Solution {
     return await tally.value
   }
 
-  static func isolationAnswers() async -> (inside: Bool?, outside: Bool?) {
-    let executor = Step4Solution.CoreDataExecutor.shared
-    let inside = await withCheckedContinuation { continuation in
-      Step4Solution.ContextContainer.shared.perform {
-        continuation.resume(returning: executor.isIsolatingCurrentContext())
-      }
-    }
-    return (inside, executor.isIsolatingCurrentContext())
-  }
 }
 
 /// An actor with an executor of either side's type, for two actors that call each other.
