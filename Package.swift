@@ -50,6 +50,15 @@ let package = Package(
       name: "Step4Tests",
       dependencies: ["Step4", "Step4Solution", "ManagedObjectCore", "WorkshopSupport"],
       path: "Tests/Step4Tests"),
+    .target(
+      name: "Step5", dependencies: ["ManagedObjectCore"], path: "Steps/Step5-ReadWriteScheduler"),
+    .target(
+      name: "Step5Solution", dependencies: ["ManagedObjectCore"],
+      path: "Solutions/Step5-ReadWriteScheduler"),
+    .testTarget(
+      name: "Step5Tests",
+      dependencies: ["Step5", "Step5Solution", "ManagedObjectCore", "WorkshopSupport"],
+      path: "Tests/Step5Tests", exclude: ["Probes"]),
     // The README and the slides against the repository's code.
     .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     .testTarget(

@@ -7,6 +7,7 @@ final class ContextState {
   weak var owner: ManagedObjectContext?
   var mergePolicy = MergePolicy.error
   var automaticallyMergesChangesFromParent = false
+  var isReadOnly = false
   var registered: [ManagedObjectID: ManagedObject] = [:]
   var inserted: Set<ManagedObjectID> = []
   var deleted: Set<ManagedObjectID> = []
@@ -593,6 +594,10 @@ final class ContextCore: Sendable {
   }
 
   private func commit(_ state: ContextState) throws(PersistenceError) -> ContextDidSave? {
+    if state.isReadOnly, !state.inserted.isEmpty || !state.deleted.isEmpty || !state.touched.isEmpty
+    {
+      throw .readOnlyContext(name ?? displayName)
+    }
     // Rows are numbered in insertion order, so unsorted fetches come back in that order.
     let inserted = state.objects(state.inserted).sorted { $0.insertionSerial < $1.insertionSerial }
     let deleted = state.objects(state.deleted)

@@ -44,6 +44,14 @@ public final class ManagedObjectContext {
     set { core.state.withLock { $0.mergePolicy = newValue } }
   }
 
+  /// A read-only context fetches as usual, but `save()` with changes throws
+  /// ``PersistenceError/readOnlyContext(_:)``. Thread-safe. (Core Data has no such switch; a
+  /// read/write scheduler uses it to keep reads from writing.)
+  public var isReadOnly: Bool {
+    get { core.state.withLock { $0.isReadOnly } }
+    set { core.state.withLock { $0.isReadOnly = newValue } }
+  }
+
   /// Merge other contexts' saves into this one automatically, on its own queue. Thread-safe.
   public var automaticallyMergesChangesFromParent: Bool {
     get { core.state.withLock { $0.automaticallyMergesChangesFromParent } }

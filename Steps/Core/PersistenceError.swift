@@ -37,6 +37,8 @@ public enum PersistenceError: Error, Sendable, Hashable, CustomStringConvertible
   /// A batch request or dictionary fetch named a property the entity does not have as an
   /// attribute.
   case unknownProperty(entity: String, property: String)
+  /// A save of changes in a context marked ``ManagedObjectContext/isReadOnly``.
+  case readOnlyContext(String)
   /// A dictionary fetch asked for something it cannot compute.
   case invalidFetch(String)
   /// A batch request gave a property a value of the wrong type.
@@ -62,6 +64,8 @@ public enum PersistenceError: Error, Sendable, Hashable, CustomStringConvertible
     case .unknownProperty(let entity, let property):
       "\(entity) has no attribute named '\(property)'."
     case .invalidFetch(let reason): "Invalid fetch: \(reason)"
+    case .readOnlyContext(let name):
+      "The context '\(name)' is read-only: it may fetch, but not save changes."
     case .typeMismatch(let entity, let property, let expected):
       "\(entity).\(property) takes a \(expected)."
     case .constraintConflict(let conflicts):

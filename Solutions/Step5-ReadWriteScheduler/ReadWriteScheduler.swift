@@ -1,0 +1,165 @@
+import ManagedObjectCore
+import Synchronization
+
+/// Thrown when a block calls back into the scheduler that runs it.
+public enum SchedulerError: Error, Equatable {
+  case reentrantCall
+}
+
+/// Runs blocks of persistence work, each with a fresh context: reads side by side, writes alone
+/// (the 2024 talk's closing idea, as databases do it: many readers or one writer).
+///
+/// Blocks return only Sendable values: a managed object must not leave its block.
+public final class ReadWriteScheduler: Sendable {
+  private enum Access {
+    case read, write
+  }
+
+  private struct Waiter {
+    let id: UInt64
+    let access: Access
+    let continuation: CheckedContinuation<Void, any Error>
+  }
+
+  /// Who runs, and who waits, in arrival order.
+  private struct State {
+    var readers = 0
+    var writing = false
+    var waiting: [Waiter] = []
+    var nextID: UInt64 = 0
+
+    func canStart(_ access: Access) -> Bool {
+      switch access {
+      case .read: !writing
+      case .write: !writing && readers == 0
+      }
+    }
+
+    mutating func start(_ access: Access) {
+      switch access {
+      case .read: readers += 1
+      case .write: writing = true
+      }
+    }
+
+    /// Lets waiting callers in from the front, in order: reads together, a write alone. Stops
+    /// at the first that cannot start, so nobody overtakes a waiting write.
+    mutating func admit() -> [CheckedContinuation<Void, any Error>] {
+      var admitted: [CheckedContinuation<Void, any Error>] = []
+      while let first = waiting.first, canStart(first.access) {
+        start(first.access)
+        admitted.append(waiting.removeFirst().continuation)
+        if first.access == .write { break }
+      }
+      return admitted
+    }
+  }
+
+  private let container: PersistentContainer
+  private let state = Mutex(State())
+  /// The scheduler whose block the current code runs in, to refuse calls back into it.
+  @TaskLocal private static var running: ObjectIdentifier?
+
+  public init(container: PersistentContainer) {
+    self.container = container
+  }
+
+  /// How many calls wait for their turn.
+  public var waitingCount: Int {
+    state.withLock { $0.waiting.count }
+  }
+
+  /// Runs `block` alongside other reads, never alongside a write. The context is read-only.
+  public func executeRead<Result: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ block: (ManagedObjectContext) throws -> Result
+  ) async throws -> Result {
+    try await execute(.read, isolation: isolation, block)
+  }
+
+  /// Runs `block` alone: no read and no other write at the same time; first come, first served.
+  public func executeWrite<Result: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ block: (ManagedObjectContext) throws -> Result
+  ) async throws -> Result {
+    try await execute(.write, isolation: isolation, block)
+  }
+
+  private func execute<Result: Sendable>(
+    _ access: Access, isolation: isolated (any Actor)?,
+    _ block: (ManagedObjectContext) throws -> Result
+  ) async throws -> Result {
+    guard Self.running != ObjectIdentifier(self) else { throw SchedulerError.reentrantCall }
+    try await acquire(access)
+    defer { release(access) }
+    let context = container.newBackgroundContext()
+    context.name = access == .read ? "read" : "write"
+    context.isReadOnly = access == .read
+    context.mergePolicy = .mergeByPropertyObjectTrump
+    let me = ObjectIdentifier(self)
+    return try await context.perform {
+      try Self.$running.withValue(me) { try block(context) }
+    }
+  }
+
+  /// Returns when `access` may start; throws CancellationError if the caller is cancelled
+  /// while it waits, and then leaves the queue.
+  private func acquire(_ access: Access) async throws {
+    let id = state.withLock { state in
+      state.nextID += 1
+      return state.nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: Continuation) in
+        startOrWait(id: id, access: access, continuation: continuation)
+      }
+    } onCancel: {
+      leave(id: id)
+    }
+  }
+
+  private typealias Continuation = CheckedContinuation<Void, any Error>
+
+  /// Starts at once if nothing runs in the way and nobody waits ahead; else joins the queue.
+  private func startOrWait(id: UInt64, access: Access, continuation: Continuation) {
+    enum Decision { case start, wait, cancelled }
+    let decision = state.withLock { state -> Decision in
+      if Task.isCancelled { return .cancelled }
+      if state.waiting.isEmpty, state.canStart(access) {
+        state.start(access)
+        return .start
+      }
+      state.waiting.append(Waiter(id: id, access: access, continuation: continuation))
+      return .wait
+    }
+    switch decision {
+    case .start: continuation.resume()
+    case .cancelled: continuation.resume(throwing: CancellationError())
+    case .wait: break
+    }
+  }
+
+  /// A cancelled caller leaves the queue, which may let the callers behind it start.
+  private func leave(id: UInt64) {
+    var cancelled: Continuation?
+    var admitted: [Continuation] = []
+    state.withLock { state in
+      guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return }
+      cancelled = state.waiting.remove(at: index).continuation
+      admitted = state.admit()
+    }
+    cancelled?.resume(throwing: CancellationError())
+    for continuation in admitted { continuation.resume() }
+  }
+
+  private func release(_ access: Access) {
+    let admitted = state.withLock { state in
+      switch access {
+      case .read: state.readers -= 1
+      case .write: state.writing = false
+      }
+      return state.admit()
+    }
+    for continuation in admitted { continuation.resume() }
+  }
+}

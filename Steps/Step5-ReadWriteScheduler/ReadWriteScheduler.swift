@@ -1,0 +1,49 @@
+import ManagedObjectCore
+
+/// Thrown when a block calls back into the scheduler that runs it.
+public enum SchedulerError: Error, Equatable {
+  case reentrantCall
+}
+
+/// Runs blocks of persistence work, each with a fresh context: reads side by side, writes alone
+/// (the 2024 talk's closing idea, as databases do it: many readers or one writer).
+///
+/// Blocks return only Sendable values: a managed object must not leave its block.
+public final class ReadWriteScheduler: Sendable {
+  private let container: PersistentContainer
+
+  public init(container: PersistentContainer) {
+    self.container = container
+  }
+
+  /// How many calls wait for their turn.
+  public var waitingCount: Int {
+    // TODO: report the callers waiting in the queue.
+    0
+  }
+
+  /// Runs `block` alongside other reads, never alongside a write. The context is read-only.
+  public func executeRead<Result: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ block: (ManagedObjectContext) throws -> Result
+  ) async throws -> Result {
+    // TODO: wait until no write runs or waits ahead of this read, then run; release afterwards,
+    // also when the block throws. Make the context read-only (`context.isReadOnly = true`).
+    let context = container.newBackgroundContext()
+    context.mergePolicy = .mergeByPropertyObjectTrump
+    return try await context.perform { try block(context) }
+  }
+
+  /// Runs `block` alone: no read and no other write at the same time; first come, first served.
+  public func executeWrite<Result: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ block: (ManagedObjectContext) throws -> Result
+  ) async throws -> Result {
+    // TODO: wait until nothing runs and nothing waits ahead; a caller cancelled while it waits
+    // throws CancellationError and leaves the queue. A block that calls back into this
+    // scheduler throws SchedulerError.reentrantCall instead of deadlocking.
+    let context = container.newBackgroundContext()
+    context.mergePolicy = .mergeByPropertyObjectTrump
+    return try await context.perform { try block(context) }
+  }
+}

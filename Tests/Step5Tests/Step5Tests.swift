@@ -1,0 +1,357 @@
+import Foundation
+import ManagedObjectCore
+import Synchronization
+import Testing
+import WorkshopSupport
+
+@Suite("Step 5 — the read/write scheduler")
+struct Step5Tests {
+  static let hangCause =
+    "a caller that waits for a slot nobody releases (a block that threw, a cancelled caller), or a "
+    + "block that waits for the scheduler it runs in"
+
+  static func check(_ name: String, _ starter: StarterOutcome) -> ExamCheck {
+    ExamCheck(step: "Step5", name: name, starter: starter, likelyCauseOfHang: hangCause)
+  }
+
+  static func lesson(_ rule: String, _ hint: String, _ anchor: String) -> Lesson {
+    Lesson(rule: rule, hint: hint, slide: "slides/05-read-write-scheduler.md#\(anchor)")
+  }
+
+  /// A container with a score "ann" at 0, and a scheduler of `subject`'s side on it.
+  static func setUp(_ subject: Subject) async throws -> (PersistentContainer, any Scheduler) {
+    let container = PersistentContainer(name: "step5")
+    let scheduler = subject.make(container)
+    try await container.performBackgroundTask { context in
+      Score(context: context).name = "ann"
+      try context.save()
+    }
+    return (container, scheduler)
+  }
+
+  static let incrementsCheck = check(
+    "100 concurrent increments through executeWrite add up exactly", .failsOnStarter)
+
+  @Test(
+    "100 concurrent increments through executeWrite add up to exactly +1000",
+    arguments: Subject.all)
+  func noLostUpdate(_ subject: Subject) async {
+    await exam(subject.side, Self.incrementsCheck) {
+      let (_, scheduler) = try await Self.setUp(subject)
+      // The first two meet between their read and their write, if they can run at once.
+      let barrier = Barrier(parties: 2)
+      try await concurrently(100, "increments") { index in
+        try await scheduler.write(addTen(to: "ann", meeting: index < 2 ? barrier : nil))
+      }
+      let total = try await scheduler.read { try score(named: "ann", in: $0).value }
+      expect(
+        total == 1_000, observed: "100 increments of 10 left the score at \(total)",
+        lesson: Self.lesson(
+          "A read-modify-write must run alone: two that overlap both read the old value, and "
+            + "the later save overwrites the earlier (a lost update).",
+          "Let executeWrite wait until no other block runs, and release its slot afterwards.",
+          "the-lost-update"))
+    }
+  }
+
+  static let readsOverlapCheck = check("reads run side by side", .passesOnStarter)
+
+  @Test("Reads run side by side: four reads are inside at once", arguments: Subject.all)
+  func readsOverlap(_ subject: Subject) async {
+    await exam(subject.side, Self.readsOverlapCheck) {
+      let (_, scheduler) = try await Self.setUp(subject)
+      let barrier = Barrier(parties: 4)
+      let met = Log()
+      try await concurrently(4, "reads") { _ in
+        try await scheduler.read { _ in
+          if barrier.arriveAndWait(timeout: .seconds(2)) { met.append("met") }
+        }
+      }
+      let together = met.all.count
+      expect(
+        together == 4,
+        observed: "only \(together) of 4 reads were inside at the same time",
+        lesson: Self.lesson(
+          "Reads do not change anything, so any number may run at once: that is the point of a "
+            + "readers-writer scheduler over one serial actor.",
+          "Admit a read whenever no write runs and no write waits ahead of it, even while other "
+            + "reads run.", "many-readers-or-one-writer"))
+    }
+  }
+
+  static let exclusiveCheck = check(
+    "a write never runs alongside a read or another write", .failsOnStarter)
+
+  @Test("A write never runs alongside a read or another write", arguments: Subject.all)
+  func writesRunAlone(_ subject: Subject) async {
+    await exam(subject.side, Self.exclusiveCheck) {
+      let (_, scheduler) = try await Self.setUp(subject)
+      let lesson = Self.lesson(
+        "A write runs alone: while it runs, no read and no other write may start.",
+        "Admit a write only when no block runs; admit nothing new while a write runs.",
+        "many-readers-or-one-writer")
+      // A write, then a read or a write sent while it runs: they meet only if they overlap.
+      for second in ["read", "write"] {
+        let started = Gate()
+        let barrier = Barrier(parties: 2)
+        let met = Log()
+        async let first: Void = scheduler.write { _ in
+          started.open()
+          if barrier.arriveAndWait(timeout: .milliseconds(300)) {
+            met.append("the first write")
+          }
+        }
+        _ = await opened(started)
+        if second == "read" {
+          try await scheduler.read { _ in _ = barrier.arriveAndWait(timeout: .milliseconds(300)) }
+        } else {
+          try await scheduler.write { _ in _ = barrier.arriveAndWait(timeout: .milliseconds(300)) }
+        }
+        try await first
+        expect(
+          met.all.isEmpty,
+          observed: "a \(second) sent while a write ran met it inside the scheduler",
+          lesson: lesson)
+      }
+      // And under a mixed load, nobody ever keeps a write company.
+      let occupancy = Occupancy()
+      try await concurrently(60, "mixed reads and writes") { index in
+        let isWrite = index % 3 == 0
+        let block: (ManagedObjectContext) throws -> Void = { context in
+          occupancy.enter(isWrite)
+          defer { occupancy.leave(isWrite) }
+          _ = try score(named: "ann", in: context).value
+        }
+        if isWrite { try await scheduler.write(block) } else { try await scheduler.read(block) }
+      }
+      let overlaps = occupancy.overlaps
+      expect(
+        overlaps.isEmpty,
+        observed: "under 60 mixed calls: \(overlaps.prefix(5).joined(separator: "; "))",
+        lesson: lesson)
+    }
+  }
+
+  static let fairnessCheck = check(
+    "a read that arrives after a waiting write waits for the write", .failsOnStarter)
+
+  @Test(
+    "With a read running and a write waiting, a new read waits for the write",
+    arguments: Subject.all)
+  func writersDoNotStarve(_ subject: Subject) async {
+    await exam(subject.side, Self.fairnessCheck) {
+      let (_, scheduler) = try await Self.setUp(subject)
+      let lesson = Self.lesson(
+        "First come, first served: a read that arrives while a write waits queues behind it, or "
+          + "a stream of reads could keep the write out forever.",
+        "Keep one queue in arrival order; admit from its front only; stop at a write that "
+          + "cannot start yet.", "fifo-fairness")
+      let running = Gate()
+      let finish = Gate()
+      let order = Log()
+      async let firstRead: Void = scheduler.read { _ in
+        running.open()
+        _ = finish.wait(timeout: .seconds(5))
+      }
+      _ = await opened(running)
+      async let write: Void = scheduler.write { _ in order.append("write") }
+      let writeWaits = await eventually(within: .seconds(2)) { scheduler.waitingCount == 1 }
+      async let secondRead: Void = scheduler.read { _ in order.append("read") }
+      let readWaits = await eventually(within: .seconds(2)) { scheduler.waitingCount == 2 }
+      finish.open()
+      try await firstRead
+      try await write
+      try await secondRead
+      let observed = order.all
+      expect(
+        writeWaits && readWaits && observed == ["write", "read"],
+        observed: "the write \(writeWaits ? "waited" : "never waited"), the new read "
+          + "\(readWaits ? "waited" : "never waited"); they ran in the order \(observed)",
+        lesson: lesson)
+    }
+  }
+
+  static let throwingCheck = check("a block that throws releases its slot", .passesOnStarter)
+
+  @Test("A block that throws releases its slot", arguments: Subject.all)
+  func throwingReleases(_ subject: Subject) async {
+    struct Refused: Error {}
+    await exam(subject.side, Self.throwingCheck) {
+      let (_, scheduler) = try await Self.setUp(subject)
+      // Bounded as a whole: a slot that is never released makes the next caller wait forever.
+      let (refusals, after) = try await withTimeout(.seconds(5), "blocks that throw, then a write")
+      {
+        var refusals = 0
+        for _ in 0..<2 {
+          do { try await scheduler.write { _ in throw Refused() } } catch is Refused {
+            refusals += 1
+          }
+          do { try await scheduler.read { _ in throw Refused() } } catch is Refused {
+            refusals += 1
+          }
+        }
+        return (refusals, try await scheduler.write { _ in "done" })
+      }
+      expect(
+        refusals == 4, observed: "\(refusals) of 4 throwing blocks rethrew their error",
+        lesson: Self.lesson(
+          "A block's error reaches its caller.", "Let the block's error propagate.", "the-foil"))
+      expect(
+        after == "done", observed: "a write after blocks that threw returned \(after)",
+        lesson: Self.lesson(
+          "Every exit releases the slot, the error path too.",
+          "Release in a `defer` right after acquiring.", "the-foil"))
+    }
+  }
+
+  static let cancellationCheck = check(
+    "a caller cancelled while waiting throws CancellationError and frees its place",
+    .failsOnStarter)
+
+  @Test(
+    "A caller cancelled while waiting throws CancellationError and frees its place",
+    arguments: Subject.all)
+  func cancellationFreesThePlace(_ subject: Subject) async {
+    await exam(subject.side, Self.cancellationCheck) {
+      let (_, scheduler) = try await Self.setUp(subject)
+      let running = Gate()
+      let finish = Gate()
+      async let holder: Void = scheduler.write { _ in
+        running.open()
+        _ = finish.wait(timeout: .seconds(5))
+      }
+      _ = await opened(running)
+      let waiter = Task { try await scheduler.write { _ in "ran" } }
+      let queued = await eventually(within: .seconds(2)) { scheduler.waitingCount == 1 }
+      waiter.cancel()
+      let outcome = try await withTimeout(.seconds(2), "the cancelled caller") {
+        await waiter.result
+      }
+      let left = scheduler.waitingCount
+      finish.open()
+      try await holder
+      let next = try await withTimeout(.seconds(5), "a write after the cancelled one") {
+        try await scheduler.write { _ in "next" }
+      }
+      let wasCancelled: Bool
+      if case .failure(let error) = outcome {
+        wasCancelled = error is CancellationError
+      } else {
+        wasCancelled = false
+      }
+      expect(
+        queued && wasCancelled && left == 0 && next == "next",
+        observed: "the caller \(queued ? "waited" : "never waited"), then got \(outcome) "
+          + "while the slot was taken; \(left) caller(s) still queued",
+        lesson: Self.lesson(
+          "A caller that is cancelled while it waits stops waiting at once, with "
+            + "CancellationError, and leaves the queue.",
+          "Wait inside `withTaskCancellationHandler`; on cancel, remove the waiter and resume it "
+            + "throwing CancellationError.", "the-foil"))
+    }
+  }
+
+  static let readOnlyCheck = check("a read that tries to save is refused", .failsOnStarter)
+
+  @Test("A read that tries to save is refused with a clear error", arguments: Subject.all)
+  func readsCannotSave(_ subject: Subject) async {
+    await exam(subject.side, Self.readOnlyCheck) {
+      let (container, scheduler) = try await Self.setUp(subject)
+      var refusal: (any Error)?
+      do {
+        try await scheduler.read { context in
+          try score(named: "ann", in: context).value = 99
+          try context.save()
+        }
+      } catch {
+        refusal = error
+      }
+      let stored = try await container.performBackgroundTask {
+        try score(named: "ann", in: $0).value
+      }
+      let refused: Bool
+      if case .readOnlyContext? = refusal as? PersistenceError {
+        refused = true
+      } else {
+        refused = false
+      }
+      expect(
+        refused && stored == 0,
+        observed: "the read's save \(refusal.map { "threw \($0)" } ?? "went through"); the "
+          + "store holds \(stored)",
+        lesson: Self.lesson(
+          "Reads run side by side because they change nothing; a read that writes would be a "
+            + "write without the write's protection.",
+          "Give reads a read-only context: `context.isReadOnly = true`.", "reads-cannot-write"))
+    }
+  }
+
+  static let reentryCheck = check(
+    "calling the scheduler from inside its own block is an error, not a deadlock",
+    .failsOnStarter)
+
+  @Test(
+    "Calling the scheduler from inside one of its blocks is an error, not a deadlock",
+    arguments: Subject.all)
+  func reentryIsAnError(_ subject: Subject) async {
+    await exam(subject.side, Self.reentryCheck) {
+      let (_, scheduler) = try await Self.setUp(subject)
+      let answer = try await scheduler.write { _ -> String in
+        // A block cannot await; a task it starts can, and would wait for this very write.
+        let done = Gate()
+        let result = Log()
+        Task {
+          let outcome: String
+          do {
+            outcome = "returned \(try await scheduler.read { _ in 1 })"
+          } catch {
+            outcome = "threw \(error)"
+          }
+          result.append(outcome)
+          done.open()
+        }
+        return done.wait(timeout: .seconds(5))
+          ? result.all.joined() : "waited for the write it runs in: a deadlock"
+      }
+      expect(
+        answer == "threw \(Step5SolutionReentrantCall.description)",
+        observed: "the inner call \(answer)",
+        lesson: Self.lesson(
+          "A block that calls back into its own scheduler waits for itself. The scheduler must "
+            + "say so instead of hanging.",
+          "Mark the running block with a @TaskLocal (tasks started inside inherit it) and throw "
+            + "SchedulerError.reentrantCall when it is set.", "re-entrance"))
+    }
+  }
+}
+
+/// How both sides spell the reentrance error (the same enum case in each module).
+enum Step5SolutionReentrantCall {
+  static let description = "reentrantCall"
+}
+
+/// The compile-time half: a managed object cannot leave a block.
+@Suite("Step 5 — what the compiler checks")
+struct Step5ProbeTests {
+  @Test(
+    "Compile probe: returning a managed object from a read does not compile",
+    arguments: Subject.all)
+  func managedObjectsStayInside(_ subject: Subject) async {
+    let check = ExamCheck(
+      step: "Step5", name: "probe ManagedObjectStaysInside: a managed object cannot leave a block",
+      starter: .passesOnStarter, likelyCauseOfHang: "a compiler that does not finish")
+    await exam(subject.side, check) {
+      let probes = try ProbeRunner.probes(in: "Tests/Step5Tests/Probes")
+      let outcomes = try await ProbeRunner.run(probes, against: subject.module)
+      for outcome in outcomes.values {
+        expect(
+          outcome.matches, observed: outcome.mismatch,
+          lesson: Lesson(
+            rule: "A block's result crosses from the context's queue to the caller: only "
+              + "Sendable values may, never a managed object.",
+            hint: "Keep `Result: Sendable` on executeRead and executeWrite; return values or IDs.",
+            slide: "slides/05-read-write-scheduler.md#sendable-results"))
+      }
+    }
+  }
+}

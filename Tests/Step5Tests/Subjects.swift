@@ -1,0 +1,129 @@
+import Foundation
+import ManagedObjectCore
+import Step5
+import Step5Solution
+import Synchronization
+import Testing
+import WorkshopSupport
+
+/// What the checks use of a scheduler; yours and the solution share this API.
+protocol Scheduler: Sendable {
+  var waitingCount: Int { get }
+  func executeRead<Result: Sendable>(
+    isolation: isolated (any Actor)?, _ block: (ManagedObjectContext) throws -> Result
+  ) async throws -> Result
+  func executeWrite<Result: Sendable>(
+    isolation: isolated (any Actor)?, _ block: (ManagedObjectContext) throws -> Result
+  ) async throws -> Result
+}
+
+extension Scheduler {
+  func read<Result: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ block: (ManagedObjectContext) throws -> Result
+  ) async throws -> Result {
+    try await executeRead(isolation: isolation, block)
+  }
+
+  func write<Result: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ block: (ManagedObjectContext) throws -> Result
+  ) async throws -> Result {
+    try await executeWrite(isolation: isolation, block)
+  }
+}
+
+extension Step5.ReadWriteScheduler: Scheduler {}
+extension Step5Solution.ReadWriteScheduler: Scheduler {}
+
+struct Subject: Sendable, CustomTestStringConvertible {
+  let side: ExamSide
+  let module: String
+  let make: @Sendable (PersistentContainer) -> any Scheduler
+
+  var testDescription: String { side.rawValue }
+
+  static let all: [Subject] = [
+    Subject(side: .yours, module: "Step5", make: { Step5.ReadWriteScheduler(container: $0) }),
+    Subject(
+      side: .solution, module: "Step5Solution",
+      make: { Step5Solution.ReadWriteScheduler(container: $0) }),
+  ]
+}
+
+/// The checks' own entity: the scheduler does not care what it schedules.
+final class Score: ManagedObject {
+  @Attribute var name: String = ""
+  @Attribute var value: Int = 0
+}
+
+func score(named name: String, in context: ManagedObjectContext) throws -> Score {
+  let request = FetchRequest<Score>(predicate: #Predicate { $0.name == name })
+  guard let score = try context.fetch(request).first else {
+    throw PersistenceError.invalidFetch("no score named \(name)")
+  }
+  return score
+}
+
+/// Adds 10 to a score: read, (optionally meet someone), write.
+func addTen(to name: String, meeting barrier: Barrier? = nil) -> (ManagedObjectContext) throws ->
+  Void
+{
+  { context in
+    let score = try score(named: name, in: context)
+    let read = score.value
+    barrier?.arriveAndWait(timeout: .milliseconds(300))
+    score.value = read + 10
+    try context.save()
+  }
+}
+
+/// Waits, off the cooperative pool, until `gate` opens.
+func opened(_ gate: Gate, within timeout: Duration = .seconds(5)) async -> Bool {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.global().async { continuation.resume(returning: gate.wait(timeout: timeout)) }
+  }
+}
+
+/// Polls `condition` until it holds or `timeout` passes: for state that has no event to wait on.
+func eventually(
+  within timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool
+) async -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if condition() { return true }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return condition()
+}
+
+/// Counts who runs at once; remembers whether a write ever had company.
+final class Occupancy: Sendable {
+  private let state = Mutex((readers: 0, writers: 0, overlaps: [String]()))
+
+  func enter(_ write: Bool) {
+    state.withLock { state in
+      if write { state.writers += 1 } else { state.readers += 1 }
+      if state.writers > 1 || (state.writers == 1 && state.readers > 0) {
+        state.overlaps.append("\(state.writers) write(s) with \(state.readers) read(s)")
+      }
+    }
+  }
+
+  func leave(_ write: Bool) {
+    state.withLock { state in
+      if write { state.writers -= 1 } else { state.readers -= 1 }
+    }
+  }
+
+  var overlaps: [String] { state.withLock { $0.overlaps } }
+}
+
+/// A list that several blocks append to.
+final class Log: Sendable {
+  private let entries = Mutex([String]())
+
+  func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+
+  var all: [String] { entries.withLock { $0 } }
+}
