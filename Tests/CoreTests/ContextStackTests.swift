@@ -69,8 +69,10 @@ struct ContextStackTests {
   func saveAndWait() async throws {
     let container = makeContainer()
     let stack = ContextStack(container: container)
-    try await withTimeout(.seconds(5), "saveAndWait") {
-      try stack.saveAndWait { local in Book(context: local).title = "waited" }
+    try await withTimeout(.seconds(20), "saveAndWait") {
+      try await offThePool {
+        try stack.saveAndWait { local in Book(context: local).title = "waited" }
+      }
     }
     #expect(try await storedBookTitles(in: container) == ["waited"])
   }

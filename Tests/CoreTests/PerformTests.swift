@@ -63,25 +63,27 @@ struct PerformTests {
 
   @Test("performAndWait is reentrant and can nest another context's performAndWait")
   func performAndWaitNesting() async throws {
-    let (titles, violations) = try await withTimeout(.seconds(5), "nested performAndWait") {
-      let container = makeContainer()
-      let outer = container.newBackgroundContext()
-      let inner = container.newBackgroundContext()
-      let titles = try outer.performAndWait {
-        try outer.performAndWait {
-          let book = Book(context: outer)
-          book.title = "outer"
-          try inner.performAndWait {
-            Book(context: inner).title = "inner"
-            book.pages = 1  // the outer context is still usable: it is waiting for us
-            try inner.save()
+    let (titles, violations) = try await withTimeout(.seconds(20), "nested performAndWait") {
+      try await offThePool {
+        let container = makeContainer()
+        let outer = container.newBackgroundContext()
+        let inner = container.newBackgroundContext()
+        let titles = try outer.performAndWait {
+          try outer.performAndWait {
+            let book = Book(context: outer)
+            book.title = "outer"
+            try inner.performAndWait {
+              Book(context: inner).title = "inner"
+              book.pages = 1  // the outer context is still usable: it is waiting for us
+              try inner.save()
+            }
+            try outer.save()
+            return try outer.fetch(FetchRequest<Book>(sortDescriptors: [SortDescriptor(\.title)]))
+              .map(\.title)
           }
-          try outer.save()
-          return try outer.fetch(FetchRequest<Book>(sortDescriptors: [SortDescriptor(\.title)]))
-            .map(\.title)
         }
+        return (titles, container.violations)
       }
-      return (titles, container.violations)
     }
     #expect(titles == ["inner", "outer"])
     #expect(violations.isEmpty, "\(violations)")

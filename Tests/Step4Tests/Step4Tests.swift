@@ -98,7 +98,7 @@ struct Step4Tests {
   }
 
   // A blocking enqueue blocks threads of the cooperative pool, and then nothing is left to run
-  // the 5 s timeout's continuation: the watchdog ends that run, sooner than for other checks.
+  // the 15 s timeout's continuation: the watchdog ends that run, sooner than for other checks.
   static let deadlockCheck = ExamCheck(
     step: "Step4", name: "two actors on two contexts calling each other do not deadlock",
     starter: .passesOnStarter,
@@ -116,7 +116,7 @@ struct Step4Tests {
       let barrier = Barrier(parties: 2)
       var finished = true
       do {
-        _ = try await withTimeout(.seconds(5), "two actors calling each other") {
+        _ = try await withTimeout(.seconds(15), "two actors calling each other") {
           async let one = first.callPartner(meeting: barrier)
           async let two = second.callPartner(meeting: barrier)
           return await (one, two)
@@ -127,7 +127,7 @@ struct Step4Tests {
       expect(
         finished,
         observed: "two actors whose jobs called each other at the same moment did not finish "
-          + "within 5 s: a deadlock",
+          + "within 15 s: a deadlock",
         lesson: Lesson(
           rule: "enqueue must never block: the runtime calls it from any thread, even from a job "
             + "of another executor that is itself waiting.",

@@ -220,7 +220,7 @@ actor Peer {
   /// Waits until the partner's job runs too, then calls the partner: both jobs hold their
   /// executors while they call each other.
   func callPartner(meeting barrier: Barrier) async -> Bool {
-    let met = barrier.arriveAndWait(timeout: .seconds(2))
+    let met = barrier.arriveAndWait(timeout: .seconds(10))
     _ = await partner?.answer()
     return met
   }

@@ -64,7 +64,7 @@ struct Step5Tests {
       let met = Log()
       try await concurrently(4, "reads") { _ in
         try await scheduler.read { _ in
-          if barrier.arriveAndWait(timeout: .seconds(2)) { met.append("met") }
+          if barrier.arriveAndWait(timeout: .seconds(10)) { met.append("met") }
         }
       }
       let together = met.all.count
@@ -97,15 +97,15 @@ struct Step5Tests {
         let met = Log()
         async let first: Void = scheduler.write { _ in
           started.open()
-          if barrier.arriveAndWait(timeout: .milliseconds(300)) {
+          if barrier.arriveAndWait(timeout: .seconds(1)) {
             met.append("the first write")
           }
         }
         _ = await opened(started)
         if second == "read" {
-          try await scheduler.read { _ in _ = barrier.arriveAndWait(timeout: .milliseconds(300)) }
+          try await scheduler.read { _ in _ = barrier.arriveAndWait(timeout: .seconds(1)) }
         } else {
-          try await scheduler.write { _ in _ = barrier.arriveAndWait(timeout: .milliseconds(300)) }
+          try await scheduler.write { _ in _ = barrier.arriveAndWait(timeout: .seconds(1)) }
         }
         try await first
         expect(
@@ -151,13 +151,13 @@ struct Step5Tests {
       let order = Log()
       async let firstRead: Void = scheduler.read { _ in
         running.open()
-        _ = finish.wait(timeout: .seconds(5))
+        _ = finish.wait(timeout: .seconds(15))
       }
       _ = await opened(running)
       async let write: Void = scheduler.write { _ in order.append("write") }
-      let writeWaits = await eventually(within: .seconds(2)) { scheduler.waitingCount == 1 }
+      let writeWaits = await eventually(within: .seconds(5)) { scheduler.waitingCount == 1 }
       async let secondRead: Void = scheduler.read { _ in order.append("read") }
-      let readWaits = await eventually(within: .seconds(2)) { scheduler.waitingCount == 2 }
+      let readWaits = await eventually(within: .seconds(5)) { scheduler.waitingCount == 2 }
       finish.open()
       try await firstRead
       try await write
@@ -179,7 +179,7 @@ struct Step5Tests {
     await exam(subject.side, Self.throwingCheck) {
       let (_, scheduler) = try await Self.setUp(subject)
       // Bounded as a whole: a slot that is never released makes the next caller wait forever.
-      let (refusals, after) = try await withTimeout(.seconds(5), "blocks that throw, then a write")
+      let (refusals, after) = try await withTimeout(.seconds(20), "blocks that throw, then a write")
       {
         var refusals = 0
         for _ in 0..<2 {
@@ -218,19 +218,19 @@ struct Step5Tests {
       let finish = Gate()
       async let holder: Void = scheduler.write { _ in
         running.open()
-        _ = finish.wait(timeout: .seconds(5))
+        _ = finish.wait(timeout: .seconds(15))
       }
       _ = await opened(running)
       let waiter = Task { try await scheduler.write { _ in "ran" } }
-      let queued = await eventually(within: .seconds(2)) { scheduler.waitingCount == 1 }
+      let queued = await eventually(within: .seconds(5)) { scheduler.waitingCount == 1 }
       waiter.cancel()
-      let outcome = try await withTimeout(.seconds(2), "the cancelled caller") {
+      let outcome = try await withTimeout(.seconds(10), "the cancelled caller") {
         await waiter.result
       }
       let left = scheduler.waitingCount
       finish.open()
       try await holder
-      let next = try await withTimeout(.seconds(5), "a write after the cancelled one") {
+      let next = try await withTimeout(.seconds(20), "a write after the cancelled one") {
         try await scheduler.write { _ in "next" }
       }
       let wasCancelled: Bool

@@ -72,7 +72,7 @@ func addTen(to name: String, meeting barrier: Barrier? = nil) -> (ManagedObjectC
   { context in
     let score = try score(named: name, in: context)
     let read = score.value
-    barrier?.arriveAndWait(timeout: .milliseconds(300))
+    barrier?.arriveAndWait(timeout: .seconds(2))
     score.value = read + 10
     try context.save()
   }

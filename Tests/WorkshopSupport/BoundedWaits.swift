@@ -136,3 +136,13 @@ public func concurrently(
     }
   }
 }
+
+/// Runs blocking work (`performAndWait`, a semaphore) on a Dispatch thread instead of the
+/// cooperative pool, which has only as many threads as the machine has cores.
+public func offThePool<Value: Sendable>(
+  _ work: @escaping @Sendable () throws -> Value
+) async throws -> Value {
+  try await withCheckedThrowingContinuation { continuation in
+    DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+  }
+}
