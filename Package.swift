@@ -59,6 +59,14 @@ let package = Package(
       name: "Step5Tests",
       dependencies: ["Step5", "Step5Solution", "ManagedObjectCore", "WorkshopSupport"],
       path: "Tests/Step5Tests", exclude: ["Probes"]),
+    .target(name: "Step6", dependencies: ["ManagedObjectCore"], path: "Steps/Step6-ModelActor"),
+    .target(
+      name: "Step6Solution", dependencies: ["ManagedObjectCore"],
+      path: "Solutions/Step6-ModelActor"),
+    .testTarget(
+      name: "Step6Tests",
+      dependencies: ["Step6", "Step6Solution", "ManagedObjectCore", "WorkshopSupport"],
+      path: "Tests/Step6Tests", exclude: ["Probes"]),
     // The README and the slides against the repository's code.
     .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     .testTarget(

@@ -1,0 +1,55 @@
+import ManagedObjectCore
+
+/// A model actor for notes: its own background context, its own queue.
+///
+/// `@ModelActor` would generate the two stored properties and the initializer below; the
+/// workshop takes no macro package, so they are written by hand.
+public actor DataHandler: ModelActor {
+  public nonisolated let modelContainer: PersistentContainer
+  public nonisolated let modelExecutor: ModelActorExecutor
+
+  public init(modelContainer: PersistentContainer) {
+    let context = modelContainer.newBackgroundContext()
+    context.name = "DataHandler"
+    self.modelExecutor = ModelActorExecutor(context: context)
+    self.modelContainer = modelContainer
+  }
+
+  /// Inserts a note, saves, and returns its permanent ID.
+  public func addNote(_ text: String) throws -> ManagedObjectID {
+    let note = Note(context: modelContext)
+    note.text = text
+    try modelContext.save()
+    return note.objectID
+  }
+
+  /// The text of the note with `id`; nil if there is no such note.
+  public func text(of id: ManagedObjectID) -> String? {
+    self[id, as: Note.self]?.text
+  }
+
+  /// Renames the note with `id` and saves; false if there is no such note.
+  public func rename(_ id: ManagedObjectID, to text: String) throws -> Bool {
+    guard let note = self[id, as: Note.self] else { return false }
+    note.text = text
+    try modelContext.save()
+    return true
+  }
+
+  /// Deletes the note with `id` and saves.
+  public func delete(_ id: ManagedObjectID) throws {
+    guard let note = self[id, as: Note.self] else { return }
+    modelContext.delete(note)
+    try modelContext.save()
+  }
+
+  /// How many notes the store holds.
+  public func count() throws -> Int {
+    try modelContext.count(for: FetchRequest<Note>())
+  }
+
+  /// True when the current job runs on this actor's own context's queue.
+  public func isOnOwnQueue() -> Bool {
+    modelContext.isInPerformScope
+  }
+}

@@ -1,0 +1,31 @@
+import ManagedObjectCore
+
+/// An actor that owns one background context and runs every job on that context's queue:
+/// SwiftData's `ModelActor`, and the article's `NSModelActor`, retold.
+///
+/// Where steps 3–4 put every object behind one global actor, each model actor here is a small
+/// island: its own context, its own executor, its own queue. Two model actors run side by side.
+public protocol ModelActor: Actor {
+  /// The container the actor's context belongs to.
+  nonisolated var modelContainer: PersistentContainer { get }
+  /// The executor that runs the actor's jobs on its context's queue.
+  nonisolated var modelExecutor: ModelActorExecutor { get }
+}
+
+extension ModelActor {
+  /// Every job of the actor runs where its executor puts it: inside its context's `perform`.
+  public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    modelExecutor.asUnownedSerialExecutor()
+  }
+
+  /// The actor's own context. Code on the actor may use it directly: it runs on its queue.
+  public var modelContext: ManagedObjectContext {
+    modelExecutor.context
+  }
+
+  /// The object with `id`, typed; nil when it is missing, deleted, of another entity or of
+  /// another store. Never traps.
+  public subscript<Entity: ManagedObject>(id: ManagedObjectID, as entity: Entity.Type) -> Entity? {
+    try? modelContext.existingObject(with: id, as: entity)
+  }
+}

@@ -1,0 +1,35 @@
+import ManagedObjectCore
+
+/// The executor of one model actor: it runs the actor's jobs inside its own context's `perform`.
+///
+/// Invariant for `@unchecked Sendable`: `context` is used only on its queue, by the jobs this
+/// executor runs there, or inside the context's own `perform`.
+public final class ModelActorExecutor: SerialExecutor, @unchecked Sendable {
+  public let context: ManagedObjectContext
+
+  public init(context: ManagedObjectContext) {
+    self.context = context
+  }
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    // Never block here (no performAndWait): model actors call each other, and the runtime calls
+    // enqueue from any thread, even from another executor's job.
+    let job = UnownedJob(job)
+    let executor = asUnownedSerialExecutor()
+    context.perform { job.runSynchronously(on: executor) }
+  }
+
+  public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    UnownedSerialExecutor(ordinary: self)
+  }
+
+  public func checkIsolated() {
+    precondition(context.isInPerformScope, "a model actor's code must run on its context's queue")
+  }
+
+  #if compiler(>=6.2)
+    public func isIsolatingCurrentContext() -> Bool? {
+      context.isInPerformScope
+    }
+  #endif
+}

@@ -1,0 +1,205 @@
+import Foundation
+import ManagedObjectCore
+import Testing
+import WorkshopSupport
+
+@Suite("Step 6 — model actors, one context per actor")
+struct Step6Tests {
+  static let lesson = Lesson(
+    rule: "A model actor owns one context and runs every job on that context's queue, through an "
+      + "executor of its own: its code may use the context directly, and two model actors run "
+      + "side by side.",
+    hint: "ModelActorExecutor.enqueue hands each job to `context.perform`; the ModelActor "
+      + "extension supplies `nonisolated var unownedExecutor` from `modelExecutor`.",
+    slide: "slides/06-model-actor.md#the-fix")
+
+  static func check(_ name: String, _ starter: StarterOutcome) -> ExamCheck {
+    ExamCheck(
+      step: "Step6", name: name, starter: starter,
+      likelyCauseOfHang: "a blocking enqueue (performAndWait): model actors that call each "
+        + "other deadlock", watchdogTimeout: .seconds(60))
+  }
+
+  static let queueCheck = check(
+    "every job of a model actor runs on its own context's queue, with no violation",
+    .failsOnStarter)
+
+  @Test(
+    "Every job of a model actor runs on its own context's queue, across awaits",
+    arguments: Subject.all)
+  func jobsRunOnTheOwnQueue(_ subject: Subject) async {
+    await exam(subject.side, Self.queueCheck) {
+      let container = PersistentContainer(name: "step6-queue")
+      let handler = subject.make(container)
+      let off = try await withTimeout(.seconds(20), "a job that hops off and back") {
+        await placesOffTheQueue(on: handler, visitor: Visitor())
+      }
+      let id = try await handler.addNote("first")
+      _ = try await handler.rename(id, to: "second")
+      _ = await handler.text(of: id)
+      try await handler.delete(id)
+      expect(
+        off.isEmpty,
+        observed: "the actor's code ran off its context's queue "
+          + off.joined(separator: ", "), lesson: Self.lesson)
+      expectNoViolations(
+        container.violations,
+        while: "a model actor added, renamed, read and deleted a note", lesson: Self.lesson)
+    }
+  }
+
+  static let lookupCheck = check(
+    "self[id, as:] finds the typed object, and nil for a deleted, foreign or other-entity ID",
+    .failsOnStarter)
+
+  @Test(
+    "self[id, as:] returns the typed object; nil for a deleted, foreign or other-entity ID",
+    arguments: Subject.all)
+  func typedLookup(_ subject: Subject) async {
+    await exam(subject.side, Self.lookupCheck) {
+      let container = PersistentContainer(name: "step6-lookup")
+      let handler = subject.make(container)
+      let other = subject.make(container)
+      let id = try await handler.addNote("kept")
+      let found = await handler.text(of: id)
+      let renamed = try await handler.rename(id, to: "renamed")
+      let labelID = try await container.performBackgroundTask { context in
+        let label = Label(context: context)
+        try context.save()
+        return label.objectID
+      }
+      let foreignID = try await subject.make(PersistentContainer(name: "elsewhere"))
+        .addNote("foreign")
+      try await other.delete(id)
+      let afterDeletion = await handler.text(of: id)
+      let wrongEntity = await handler.text(of: labelID)
+      let foreign = await handler.text(of: foreignID)
+      expect(
+        found == "kept" && renamed && afterDeletion == nil && wrongEntity == nil && foreign == nil,
+        observed: "found \(String(describing: found)), renamed: \(renamed); after deletion "
+          + "\(String(describing: afterDeletion)); another entity's ID "
+          + "\(String(describing: wrongEntity)); another store's ID \(String(describing: foreign))",
+        lesson: Lesson(
+          rule: "A lookup by ID is typed and total: the object as its entity, or nil. A missing "
+            + "object is an ordinary answer, never a trap.",
+          hint: "`try? modelContext.existingObject(with: id, as: entity)`.",
+          slide: "slides/06-model-actor.md#typed-lookups"))
+    }
+  }
+
+  static let parallelCheck = check("two model actors run at the same time", .passesOnStarter)
+
+  @Test("Two model actors make progress at the same time", arguments: Subject.all)
+  func modelActorsRunSideBySide(_ subject: Subject) async {
+    await exam(subject.side, Self.parallelCheck) {
+      let container = PersistentContainer(name: "step6-parallel")
+      let first = subject.make(container)
+      let second = subject.make(container)
+      let barrier = Barrier(parties: 2)
+      async let one = meet(on: first, barrier)
+      async let two = meet(on: second, barrier)
+      let (met, metToo) = await (one, two)
+      expect(
+        met && metToo, observed: "two model actors' jobs never ran at the same time",
+        lesson: Lesson(
+          rule: "Each model actor has its own queue, so two of them run side by side; one "
+            + "global actor runs one job at a time for everybody.",
+          hint: "Give each actor its own context and executor; share only the container.",
+          slide: "slides/06-model-actor.md#side-by-side"))
+    }
+  }
+
+  static let deadlockCheck = check(
+    "model actors calling each other do not deadlock", .passesOnStarter)
+
+  @Test(
+    "Model actors calling each other at the same moment do not deadlock",
+    arguments: Subject.all)
+  func noDeadlock(_ subject: Subject) async {
+    await exam(subject.side, Self.deadlockCheck) {
+      let container = PersistentContainer(name: "step6-deadlock")
+      let first = subject.make(container)
+      let second = subject.make(container)
+      let barrier = Barrier(parties: 2)
+      var finished = true
+      do {
+        _ = try await withTimeout(.seconds(15), "two model actors calling each other") {
+          async let one = callPartner(on: first, partner: second, meeting: barrier)
+          async let two = callPartner(on: second, partner: first, meeting: barrier)
+          return try await (one, two)
+        }
+      } catch is TimeoutError {
+        finished = false
+      }
+      expect(
+        finished,
+        observed: "two model actors whose jobs called each other did not finish within 15 s",
+        lesson: Lesson(
+          rule: "enqueue must never block: model actors call each other, and the runtime calls "
+            + "enqueue from another executor's job.",
+          hint: "`context.perform`, never `performAndWait`, in ModelActorExecutor.enqueue.",
+          slide: "slides/06-model-actor.md#the-fix"))
+    }
+  }
+
+  static let viewContextCheck = check(
+    "a model actor's save reaches the view context", .failsOnStarter)
+
+  @Test("Changes saved by a model actor reach the view context", arguments: Subject.all)
+  func savesReachTheViewContext(_ subject: Subject) async {
+    await exam(subject.side, Self.viewContextCheck) {
+      let container = PersistentContainer(name: "step6-view")
+      let handler = subject.make(container)
+      let id = try await handler.addNote("v1")
+      let before = await subject.mainText(container, id)
+      _ = try await handler.rename(id, to: "v2")
+      // The merge was enqueued on the main queue during the save; this main-actor job runs after.
+      let after = await subject.mainText(container, id)
+      expect(
+        before == "v1" && after == "v2",
+        observed: "the view context read \(String(describing: before)), then "
+          + "\(String(describing: after))",
+        lesson: Lesson(
+          rule: "Model actors save to the store; the view context learns of it through save "
+            + "notifications, merged on the main queue.",
+          hint: "Set `automaticallyMergesChangesFromParent` on the view context.",
+          slide: "slides/06-model-actor.md#the-view-context"))
+    }
+  }
+}
+
+/// The compile-time half: objects stay in their actor, IDs travel.
+@Suite("Step 6 — what the compiler checks")
+struct Step6ProbeTests {
+  struct Case: Sendable, CustomTestStringConvertible {
+    let subject: Subject
+    let probe: String
+    var testDescription: String { "\(subject.side.rawValue) · \(probe)" }
+  }
+
+  static let cases: [Case] = Subject.all.flatMap { subject in
+    ["NoteStaysInside", "IDTravels"].map { Case(subject: subject, probe: $0) }
+  }
+
+  @Test(
+    "Compile probes: an object cannot be handed to another model actor; its ID can",
+    arguments: cases)
+  func probe(_ testCase: Case) async {
+    let check = ExamCheck(
+      step: "Step6", name: "probe \(testCase.probe)", starter: .passesOnStarter,
+      likelyCauseOfHang: "a compiler that does not finish")
+    await exam(testCase.subject.side, check, subject: testCase.testDescription) {
+      let probes = try ProbeRunner.probes(in: "Tests/Step6Tests/Probes")
+        .filter { $0.name == testCase.probe }
+      let outcomes = try await ProbeRunner.run(probes, against: testCase.subject.module)
+      let outcome = try #require(outcomes[testCase.probe])
+      expect(
+        outcome.matches, observed: outcome.mismatch,
+        lesson: Lesson(
+          rule: "A managed object is bound to its model actor's context and is not Sendable; its "
+            + "ManagedObjectID is, and the other actor looks it up in its own context.",
+          hint: "Pass IDs between model actors; look objects up with `self[id, as:]`.",
+          slide: "slides/06-model-actor.md#ids-travel"))
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import ManagedObjectCore
+import Step6
+import Step6Solution
+import Testing
+import WorkshopSupport
+
+/// What the checks use of a model actor; yours and the solution share this API.
+protocol Handler: Actor {
+  func addNote(_ text: String) throws -> ManagedObjectID
+  func text(of id: ManagedObjectID) -> String?
+  func rename(_ id: ManagedObjectID, to text: String) throws -> Bool
+  func delete(_ id: ManagedObjectID) throws
+  func count() throws -> Int
+  func isOnOwnQueue() -> Bool
+}
+
+extension Step6.DataHandler: Handler {}
+extension Step6Solution.DataHandler: Handler {}
+
+struct Subject: Sendable, CustomTestStringConvertible {
+  let side: ExamSide
+  let module: String
+  let make: @Sendable (PersistentContainer) -> any Handler
+  /// The text of a note as the view context sees it, through the main-queue handler.
+  let mainText: @MainActor @Sendable (PersistentContainer, ManagedObjectID) -> String?
+
+  var testDescription: String { side.rawValue }
+
+  static let all: [Subject] = [
+    Subject(
+      side: .yours, module: "Step6", make: { Step6.DataHandler(modelContainer: $0) },
+      mainText: { Step6.MainDataHandler(modelContainer: $0).text(of: $1) }),
+    Subject(
+      side: .solution, module: "Step6Solution",
+      make: { Step6Solution.DataHandler(modelContainer: $0) },
+      mainText: { Step6Solution.MainDataHandler(modelContainer: $0).text(of: $1) }),
+  ]
+}
+
+/// A default actor to hop to and back.
+actor Visitor {
+  func ping() -> Int { 1 }
+}
+
+/// Runs on `handler`: where the job found itself off its context's queue, across awaits.
+func placesOffTheQueue(on handler: isolated some Handler, visitor: Visitor) async -> [String] {
+  var off: [String] = []
+  if !handler.isOnOwnQueue() { off.append("at the start of a job") }
+  await Task.yield()
+  if !handler.isOnOwnQueue() { off.append("after Task.yield()") }
+  _ = await visitor.ping()
+  if !handler.isOnOwnQueue() { off.append("after a call to another actor") }
+  return off
+}
+
+/// Runs on `handler`: waits at `barrier` for a job of another actor.
+func meet(on handler: isolated some Handler, _ barrier: Barrier) -> Bool {
+  barrier.arriveAndWait(timeout: .seconds(10))
+}
+
+/// Runs on `handler`: once the partner's job runs too, calls the partner.
+func callPartner(
+  on handler: isolated some Handler, partner: some Handler, meeting barrier: Barrier
+) async throws -> Int {
+  _ = barrier.arriveAndWait(timeout: .seconds(10))
+  return try await partner.count()
+}
+
+/// Another entity, for an ID of the wrong type.
+final class Label: ManagedObject {
+  @Attribute var title: String = ""
+}
