@@ -25,7 +25,7 @@ struct SaveNotificationTests {
       try context.save()
       return (a.objectID, b.objectID, c.objectID)
     }
-    let received = try await withTimeout(.seconds(5), "two save notifications") {
+    let received = try await withTimeout(.seconds(20), "two save notifications") {
       var iterator = notes.makeAsyncIterator()
       return [await iterator.next(), await iterator.next()].compactMap { $0 }
     }
@@ -76,7 +76,7 @@ struct SaveNotificationTests {
       writer.delete(try writer.existingObject(with: goneID))
       try writer.save()
     }
-    let note = try await withTimeout(.seconds(5), "the save notification") {
+    let note = try await withTimeout(.seconds(20), "the save notification") {
       var iterator = notes.makeAsyncIterator()
       return await iterator.next()
     }

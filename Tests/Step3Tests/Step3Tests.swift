@@ -146,14 +146,9 @@ struct Step3ProbeTests {
       step: "Step3", name: "probe \(testCase.probe): \(testCase.check)",
       starter: .failsOnStarter, likelyCauseOfHang: "a compiler that does not finish")
     await exam(testCase.subject.side, check, subject: testCase.testDescription) {
-      let probes = try ProbeRunner.probes(in: "Tests/Step3Tests/Probes")
-        .filter { $0.name == testCase.probe }
-      try require(
-        probes.count == 1, observed: "no probe file named \(testCase.probe)",
+      try await expectProbe(
+        testCase.probe, in: "Tests/Step3Tests/Probes", against: testCase.subject.module,
         lesson: Self.lesson)
-      let outcome = try await ProbeRunner.run(probes, against: testCase.subject.module)
-      let result = try #require(outcome[testCase.probe])
-      expect(result.matches, observed: result.mismatch, lesson: Self.lesson)
     }
   }
 

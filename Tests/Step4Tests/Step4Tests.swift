@@ -114,15 +114,10 @@ struct Step4Tests {
       await first.pair(with: second)
       await second.pair(with: first)
       let barrier = Barrier(parties: 2)
-      var finished = true
-      do {
-        _ = try await withTimeout(.seconds(15), "two actors calling each other") {
-          async let one = first.callPartner(meeting: barrier)
-          async let two = second.callPartner(meeting: barrier)
-          return await (one, two)
-        }
-      } catch is TimeoutError {
-        finished = false
+      let finished = try await finishes(within: .seconds(15), "two actors calling each other") {
+        async let one = first.callPartner(meeting: barrier)
+        async let two = second.callPartner(meeting: barrier)
+        _ = await (one, two)
       }
       expect(
         finished,

@@ -310,7 +310,7 @@ struct Step5Tests {
           result.append(outcome)
           done.open()
         }
-        return done.wait(timeout: .seconds(5))
+        return done.wait(timeout: .seconds(15))
           ? result.all.joined() : "waited for the write it runs in: a deadlock"
       }
       expect(
@@ -341,17 +341,13 @@ struct Step5ProbeTests {
       step: "Step5", name: "probe ManagedObjectStaysInside: a managed object cannot leave a block",
       starter: .passesOnStarter, likelyCauseOfHang: "a compiler that does not finish")
     await exam(subject.side, check) {
-      let probes = try ProbeRunner.probes(in: "Tests/Step5Tests/Probes")
-      let outcomes = try await ProbeRunner.run(probes, against: subject.module)
-      for outcome in outcomes.values {
-        expect(
-          outcome.matches, observed: outcome.mismatch,
-          lesson: Lesson(
-            rule: "A block's result crosses from the context's queue to the caller: only "
-              + "Sendable values may, never a managed object.",
-            hint: "Keep `Result: Sendable` on executeRead and executeWrite; return values or IDs.",
-            slide: "slides/05-read-write-scheduler.md#sendable-results"))
-      }
+      try await expectProbe(
+        "ManagedObjectStaysInside", in: "Tests/Step5Tests/Probes", against: subject.module,
+        lesson: Lesson(
+          rule: "A block's result crosses from the context's queue to the caller: only "
+            + "Sendable values may, never a managed object.",
+          hint: "Keep `Result: Sendable` on executeRead and executeWrite; return values or IDs.",
+          slide: "slides/05-read-write-scheduler.md#sendable-results"))
     }
   }
 }

@@ -3,7 +3,9 @@ import ManagedObjectCore
 import Testing
 import WorkshopSupport
 
-@Suite("Step 6 — model actors, one context per actor")
+/// Serialized: on the untouched starter, model actors run on the cooperative pool, and two
+/// checks that each hold a pool thread while waiting for a partner would starve each other.
+@Suite("Step 6 — model actors, one context per actor", .serialized)
 struct Step6Tests {
   static let lesson = Lesson(
     rule: "A model actor owns one context and runs every job on that context's queue, through an "
@@ -121,15 +123,10 @@ struct Step6Tests {
       let first = subject.make(container)
       let second = subject.make(container)
       let barrier = Barrier(parties: 2)
-      var finished = true
-      do {
-        _ = try await withTimeout(.seconds(15), "two model actors calling each other") {
-          async let one = callPartner(on: first, partner: second, meeting: barrier)
-          async let two = callPartner(on: second, partner: first, meeting: barrier)
-          return try await (one, two)
-        }
-      } catch is TimeoutError {
-        finished = false
+      let finished = try await finishes(within: .seconds(15), "model actors calling each other") {
+        async let one = callPartner(on: first, partner: second, meeting: barrier)
+        async let two = callPartner(on: second, partner: first, meeting: barrier)
+        _ = try await (one, two)
       }
       expect(
         finished,
@@ -189,12 +186,8 @@ struct Step6ProbeTests {
       step: "Step6", name: "probe \(testCase.probe)", starter: .passesOnStarter,
       likelyCauseOfHang: "a compiler that does not finish")
     await exam(testCase.subject.side, check, subject: testCase.testDescription) {
-      let probes = try ProbeRunner.probes(in: "Tests/Step6Tests/Probes")
-        .filter { $0.name == testCase.probe }
-      let outcomes = try await ProbeRunner.run(probes, against: testCase.subject.module)
-      let outcome = try #require(outcomes[testCase.probe])
-      expect(
-        outcome.matches, observed: outcome.mismatch,
+      try await expectProbe(
+        testCase.probe, in: "Tests/Step6Tests/Probes", against: testCase.subject.module,
         lesson: Lesson(
           rule: "A managed object is bound to its model actor's context and is not Sendable; its "
             + "ManagedObjectID is, and the other actor looks it up in its own context.",

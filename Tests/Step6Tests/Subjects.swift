@@ -56,14 +56,14 @@ func placesOffTheQueue(on handler: isolated some Handler, visitor: Visitor) asyn
 
 /// Runs on `handler`: waits at `barrier` for a job of another actor.
 func meet(on handler: isolated some Handler, _ barrier: Barrier) -> Bool {
-  barrier.arriveAndWait(timeout: .seconds(10))
+  barrier.arriveAndWait(timeout: .seconds(3))
 }
 
 /// Runs on `handler`: once the partner's job runs too, calls the partner.
 func callPartner(
   on handler: isolated some Handler, partner: some Handler, meeting barrier: Barrier
 ) async throws -> Int {
-  _ = barrier.arriveAndWait(timeout: .seconds(10))
+  _ = barrier.arriveAndWait(timeout: .seconds(3))
   return try await partner.count()
 }
 

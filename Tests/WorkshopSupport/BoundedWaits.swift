@@ -146,3 +146,17 @@ public func offThePool<Value: Sendable>(
     DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
   }
 }
+
+/// True when `operation` finishes within `timeout`, false when it does not: for checks whose
+/// lesson is "this must not hang" (a deadlock), where a timeout is the observation, not an error.
+public func finishes(
+  within timeout: Duration, _ what: String,
+  _ operation: @escaping @Sendable () async throws -> Void
+) async throws -> Bool {
+  do {
+    try await withTimeout(timeout, what, operation)
+    return true
+  } catch is TimeoutError {
+    return false
+  }
+}

@@ -226,3 +226,17 @@ public enum ProbeRunner {
     throw ProbeError.noModules(executable.path)
   }
 }
+
+/// Compiles the probe `name` from `folder` against `module`, and records a teaching failure with
+/// the compiler's own words when it does not do what the probe expects.
+public func expectProbe(
+  _ name: String, in folder: String, against module: String, lesson: Lesson,
+  testFile: StaticString = #filePath, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  let probes = try ProbeRunner.probes(in: folder, testFile: testFile).filter { $0.name == name }
+  try require(probes.count == 1, observed: "no probe file \(folder)/\(name).swift", lesson: lesson)
+  let outcomes = try await ProbeRunner.run(probes, against: module)
+  guard let outcome = outcomes[name] else { return }
+  expect(
+    outcome.matches, observed: outcome.mismatch, lesson: lesson, sourceLocation: sourceLocation)
+}
