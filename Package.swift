@@ -1,6 +1,25 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// One step of the workshop: the starter the attendee edits (`StepN`, in `Steps/`), the
+/// reference with the same public API (`StepNSolution`, in `Solutions/`), and the checks that run
+/// against both (`StepNTests`). Compile probes in `Tests/StepNTests/Probes` stay out of the build.
+func step(_ number: Int, _ folder: String, hasProbes: Bool = false) -> [Target] {
+  let name = "Step\(number)"
+  return [
+    .target(name: name, dependencies: ["ManagedObjectCore"], path: "Steps/\(folder)"),
+    .target(
+      name: "\(name)Solution", dependencies: ["ManagedObjectCore"], path: "Solutions/\(folder)"),
+    .testTarget(
+      name: "\(name)Tests",
+      dependencies: [
+        .target(name: name), .target(name: "\(name)Solution"), "ManagedObjectCore",
+        "WorkshopSupport",
+      ],
+      path: "Tests/\(name)Tests", exclude: hasProbes ? ["Probes"] : []),
+  ]
+}
+
 let package = Package(
   name: "CoreDataConcurrencyWorkshop",
   platforms: [.macOS(.v15)],
@@ -12,68 +31,22 @@ let package = Package(
     // Shared by the test targets: the exam harness, teaching expectations, bounded waits.
     .target(
       name: "WorkshopSupport", dependencies: ["ManagedObjectCore"], path: "Tests/WorkshopSupport"),
-    .target(
-      name: "Step1", dependencies: ["ManagedObjectCore"], path: "Steps/Step1-UnsafeController"),
-    .target(
-      name: "Step1Solution", dependencies: ["ManagedObjectCore"],
-      path: "Solutions/Step1-UnsafeController"),
-    .testTarget(
-      name: "Step1Tests",
-      dependencies: ["Step1", "Step1Solution", "ManagedObjectCore", "WorkshopSupport"],
-      path: "Tests/Step1Tests"),
-    .target(
-      name: "Step2", dependencies: ["ManagedObjectCore"], path: "Steps/Step2-ObjectIDRefetch"),
-    .target(
-      name: "Step2Solution", dependencies: ["ManagedObjectCore"],
-      path: "Solutions/Step2-ObjectIDRefetch"),
-    .testTarget(
-      name: "Step2Tests",
-      dependencies: ["Step2", "Step2Solution", "ManagedObjectCore", "WorkshopSupport"],
-      path: "Tests/Step2Tests"),
-    .testTarget(
-      name: "HarnessTests", dependencies: ["ManagedObjectCore", "WorkshopSupport"],
-      path: "Tests/HarnessTests"),
-    .target(name: "Step3", dependencies: ["ManagedObjectCore"], path: "Steps/Step3-GlobalActor"),
-    .target(
-      name: "Step3Solution", dependencies: ["ManagedObjectCore"],
-      path: "Solutions/Step3-GlobalActor"),
-    .testTarget(
-      name: "Step3Tests",
-      dependencies: ["Step3", "Step3Solution", "ManagedObjectCore", "WorkshopSupport"],
-      path: "Tests/Step3Tests", exclude: ["Probes"]),
-    .target(
-      name: "Step4", dependencies: ["ManagedObjectCore"], path: "Steps/Step4-CustomExecutor"),
-    .target(
-      name: "Step4Solution", dependencies: ["ManagedObjectCore"],
-      path: "Solutions/Step4-CustomExecutor"),
-    .testTarget(
-      name: "Step4Tests",
-      dependencies: ["Step4", "Step4Solution", "ManagedObjectCore", "WorkshopSupport"],
-      path: "Tests/Step4Tests"),
-    .target(
-      name: "Step5", dependencies: ["ManagedObjectCore"], path: "Steps/Step5-ReadWriteScheduler"),
-    .target(
-      name: "Step5Solution", dependencies: ["ManagedObjectCore"],
-      path: "Solutions/Step5-ReadWriteScheduler"),
-    .testTarget(
-      name: "Step5Tests",
-      dependencies: ["Step5", "Step5Solution", "ManagedObjectCore", "WorkshopSupport"],
-      path: "Tests/Step5Tests", exclude: ["Probes"]),
-    .target(name: "Step6", dependencies: ["ManagedObjectCore"], path: "Steps/Step6-ModelActor"),
-    .target(
-      name: "Step6Solution", dependencies: ["ManagedObjectCore"],
-      path: "Solutions/Step6-ModelActor"),
-    .testTarget(
-      name: "Step6Tests",
-      dependencies: ["Step6", "Step6Solution", "ManagedObjectCore", "WorkshopSupport"],
-      path: "Tests/Step6Tests", exclude: ["Probes"]),
-    // The README and the slides against the repository's code.
-    .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     .testTarget(
       name: "CoreTests",
       dependencies: ["ManagedObjectCore", "WorkshopSupport"],
       path: "Tests/CoreTests"
     ),
-  ],
+    .testTarget(
+      name: "HarnessTests", dependencies: ["ManagedObjectCore", "WorkshopSupport"],
+      path: "Tests/HarnessTests"),
+    // The README and the slides against the repository's code.
+    .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
+  ]
+    + step(1, "Step1-UnsafeController")
+    + step(2, "Step2-ObjectIDRefetch")
+    + step(3, "Step3-GlobalActor", hasProbes: true)
+    + step(4, "Step4-CustomExecutor")
+    + step(5, "Step5-ReadWriteScheduler", hasProbes: true)
+    + step(6, "Step6-ModelActor", hasProbes: true),
   swiftLanguageModes: [.v6]
 )

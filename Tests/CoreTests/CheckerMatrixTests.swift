@@ -419,7 +419,7 @@ extension AccessPattern {
       let f = try await fixture(name)
       let container = f.container
       let fixture = Smuggled(f)
-      let title = try await onPlainQueue {
+      let title = try await offThePool(on: DispatchQueue(label: "CheckerMatrix.plain-queue")) {
         let f = fixture.value
         return f.a.performAndWait {
           f.book.pages = 7
@@ -467,7 +467,7 @@ extension AccessPattern {
       let f = try await fixture(name)
       let container = f.container
       let fixture = Smuggled(f)
-      let title = try await onPlainQueue {
+      let title = try await offThePool(on: DispatchQueue(label: "CheckerMatrix.plain-queue")) {
         let f = fixture.value
         return f.a.performAndWait { f.b.performAndWait { f.a.performAndWait { f.book.title } } }
       }
@@ -502,7 +502,7 @@ extension AccessPattern {
     },
     .legal("viewContext performAndWait from a plain DispatchQueue") { name in
       let container = PersistentContainer(name: name, concurrencyChecking: .record)
-      let count = try await onPlainQueue {
+      let count = try await offThePool(on: DispatchQueue(label: "CheckerMatrix.plain-queue")) {
         let view = container.viewContext
         return try view.performAndWait {
           let book = Book(context: view)
@@ -863,7 +863,9 @@ extension AccessPattern {
     ) { name in
       let f = try await fixture(name)
       let book = Smuggled(f.book)
-      try await onPlainQueue { _ = book.value.title }
+      try await offThePool(on: DispatchQueue(label: "CheckerMatrix.plain-queue")) {
+        _ = book.value.title
+      }
       return f.container
     },
     .illegal(
@@ -872,7 +874,7 @@ extension AccessPattern {
     ) { name in
       let f = try await fixture(name)
       let context = Smuggled(f.a)
-      let count = try await onPlainQueue(.global()) {
+      let count = try await offThePool {
         try context.value.fetch(FetchRequest<Author>()).count
       }
       try check(count == 1, "fetched \(count) authors")
@@ -911,7 +913,7 @@ extension AccessPattern {
       .init(.outsidePerform, .insert, "Author", in: "viewContext", at: "outside any perform block")
     ) { name in
       let container = PersistentContainer(name: name, concurrencyChecking: .record)
-      try await onPlainQueue(.global()) {
+      try await offThePool {
         _ = container.viewContext.insertNewObject(of: Author.self)
       }
       return container
@@ -953,7 +955,7 @@ extension AccessPattern {
       let f = try await fixture(name)
       let container = f.container
       let fixture = Smuggled(f)
-      try await onPlainQueue {
+      try await offThePool(on: DispatchQueue(label: "CheckerMatrix.plain-queue")) {
         let f = fixture.value
         f.b.performAndWait { _ = f.book.title }
       }
@@ -1223,16 +1225,6 @@ private func mainActorInsertsIntoBackgroundContext(
 /// Calls the fire-and-forget `perform(_:)`: in async code, `perform { }` means the async one.
 private func enqueue(on context: ManagedObjectContext, _ block: @escaping () -> Void) {
   context.perform(block)
-}
-
-/// Runs `body` on a thread of `queue` (not a Swift task) and returns its result.
-private func onPlainQueue<Value: Sendable>(
-  _ queue: DispatchQueue = DispatchQueue(label: "CheckerMatrix.plain-queue"),
-  _ body: @escaping @Sendable () throws -> Value
-) async throws -> Value {
-  try await withCheckedThrowingContinuation { continuation in
-    queue.async { continuation.resume(with: Result { try body() }) }
-  }
 }
 
 /// A pattern's own check failed: the access did not do what it should have.

@@ -57,10 +57,7 @@ struct ContextStackTests {
         outcome.withLock { $0 = result }
         done.open()
       })
-    let opened = await withCheckedContinuation { continuation in
-      DispatchQueue.global().async { continuation.resume(returning: done.wait()) }
-    }
-    #expect(opened)
+    #expect(await done.opened())
     #expect(outcome.withLock { (try? $0?.get()) != nil })
     #expect(try await storedBookTitles(in: container) == ["completed"])
   }
@@ -99,10 +96,7 @@ struct ContextStackTests {
         if case .failure(let error) = result { failure.withLock { $0 = error } }
         done.open()
       })
-    let opened = await withCheckedContinuation { continuation in
-      DispatchQueue.global().async { continuation.resume(returning: done.wait()) }
-    }
-    #expect(opened)
+    #expect(await done.opened())
     #expect(failure.withLock { $0 is PersistenceError })
     #expect(try await storedBookTitles(in: container).isEmpty)
     let samples = try await container.performBackgroundTask {

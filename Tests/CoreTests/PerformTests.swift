@@ -128,10 +128,7 @@ struct PerformTests {
       try? context.save()
       done.open()
     }
-    let opened = await withCheckedContinuation { continuation in
-      DispatchQueue.global().async { continuation.resume(returning: done.wait()) }
-    }
-    #expect(opened)
+    #expect(await done.opened())
     let total = try await container.performBackgroundTask {
       try $0.count(for: FetchRequest<Book>())
     }

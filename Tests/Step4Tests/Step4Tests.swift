@@ -60,7 +60,8 @@ struct Step4Tests {
   func everyJobOnTheQueue(_ subject: Subject) async {
     await exam(subject.side, Self.queueCheck) {
       let off = try await withTimeout(.seconds(10), "a job that hops off the actor and back") {
-        await subject.placesOffTheQueue(Visitor())
+        await placesOffTheQueue(
+          on: subject.actor, isOnContextQueue: subject.isOnContextQueue, visitor: Visitor())
       }
       expect(
         off.isEmpty,
@@ -84,13 +85,13 @@ struct Step4Tests {
         hint: "Enqueue into the context's perform, not onto DispatchQueue.global().",
         slide: "slides/04-custom-executor.md#serial-means-serial")
       let overlapped = try await withTimeout(.seconds(10), "two jobs meeting at a barrier") {
-        await subject.jobsOverlap()
+        await jobsOverlap(on: subject.actor)
       }
       expect(
         !overlapped,
         observed: "two jobs of CoreDataActor ran at the same time (they met at a barrier)",
         lesson: lesson)
-      let total = try await subject.increments(1_000)
+      let total = try await increments(1_000, on: subject.actor)
       expect(
         total == 1_000, observed: "1,000 concurrent increments on the actor left \(total)",
         lesson: lesson)

@@ -39,12 +39,10 @@ struct Subject: Sendable, CustomTestStringConvertible {
   let container: @Sendable () -> PersistentContainer
   let makeController: @Sendable () -> any Controller
   let storedNames: @Sendable () async throws -> [String]
-  /// Where, on the actor, the code found itself off the context's queue.
-  let placesOffTheQueue: @Sendable (Visitor) async -> [String]
-  /// Whether two jobs of the actor ever ran at once (they meet at a barrier only if so).
-  let jobsOverlap: @Sendable () async -> Bool
-  /// Increments a counter on the actor `count` times from concurrent tasks; the final value.
-  let increments: @Sendable (Int) async throws -> Int
+  /// The side's `CoreDataActor.shared`: code isolated to it runs on the executor under test.
+  let actor: any Actor
+  /// Whether the current code runs on the context's queue.
+  let isOnContextQueue: @Sendable () -> Bool
   /// A new executor of this side's type, on a context of its own.
   let makeExecutor: @Sendable (String) -> any SerialExecutor
   /// The executor's answer to `isIsolatingCurrentContext()` inside and outside `perform`.
@@ -60,9 +58,8 @@ struct Subject: Sendable, CustomTestStringConvertible {
         try await WorkshopSupport.storedNames(
           of: Step4.CoreDataEntity.self, in: Step4.ContextContainer.shared.persistentContainer)
       },
-      placesOffTheQueue: { await Yours.placesOffTheQueue($0) },
-      jobsOverlap: { await twoJobsMeet(Yours.meet) },
-      increments: { try await Yours.increments($0) },
+      actor: Step4.CoreDataActor.shared,
+      isOnContextQueue: { Step4.ContextContainer.shared.isOnContextQueue },
       makeExecutor: { Step4.CoreDataExecutor(container: Step4.ContextContainer(name: $0)) },
       isolationAnswers: {
         await askIsolation(
@@ -76,9 +73,8 @@ struct Subject: Sendable, CustomTestStringConvertible {
           of: Step4Solution.CoreDataEntity.self,
           in: Step4Solution.ContextContainer.shared.persistentContainer)
       },
-      placesOffTheQueue: { await Solution.placesOffTheQueue($0) },
-      jobsOverlap: { await twoJobsMeet(Solution.meet) },
-      increments: { try await Solution.increments($0) },
+      actor: Step4Solution.CoreDataActor.shared,
+      isOnContextQueue: { Step4Solution.ContextContainer.shared.isOnContextQueue },
       makeExecutor: {
         Step4Solution.CoreDataExecutor(container: Step4Solution.ContextContainer(name: $0))
       },
@@ -90,13 +86,68 @@ struct Subject: Sendable, CustomTestStringConvertible {
   ]
 }
 
-/// Two jobs of the actor meet at a barrier only if they run at the same time.
-func twoJobsMeet(_ meet: @escaping @Sendable (Barrier) async -> Bool) async -> Bool {
+// Helpers that run on the actor under test. An `isolated` parameter puts their code on that
+// actor, whichever side's global actor it is, so each is written once.
+
+/// Where, on `actor`, the code found itself off the context's queue, across awaits and hops.
+func placesOffTheQueue(
+  on actor: isolated any Actor, isOnContextQueue: @escaping @Sendable () -> Bool,
+  visitor: Visitor
+) async -> [String] {
+  var off: [String] = []
+  func look(_ place: String) {
+    if !isOnContextQueue() { off.append(place) }
+  }
+  look("at the start of a job")
+  await Task.yield()
+  look("after Task.yield()")
+  _ = await visitor.ping()
+  look("after a call to another actor")
+  // The task captures the isolated `actor`, so it starts on the actor: a new job of its own.
+  let child = await Task { isOnQueue(on: actor, isOnContextQueue) }.value
+  if !child { off.append("in a task started on the actor") }
+  look("after awaiting that task")
+  return off
+}
+
+/// Asks, on `actor`, whether its code runs on the context's queue.
+func isOnQueue(on actor: isolated any Actor, _ isOnContextQueue: @Sendable () -> Bool) -> Bool {
+  isOnContextQueue()
+}
+
+/// Waits at `barrier` in a job of `actor`.
+func meet(on actor: isolated any Actor, _ barrier: Barrier) -> Bool {
+  barrier.arriveAndWait(timeout: meetingTimeout)
+}
+
+/// Two jobs of `actor` meet at a barrier only if they run at the same time.
+func jobsOverlap(on actor: any Actor) async -> Bool {
   let barrier = Barrier(parties: 2)
-  async let first = meet(barrier)
-  async let second = meet(barrier)
+  async let first = meet(on: actor, barrier)
+  async let second = meet(on: actor, barrier)
   let (met, metToo) = await (first, second)
   return met && metToo
+}
+
+/// A counter that only code isolated to the actor under test reads and writes: a serial
+/// executor keeps its read-then-write increments exact; one that runs jobs at once loses some.
+/// That race is what the check looks for, hence `@unchecked Sendable`.
+final class Tally: @unchecked Sendable {
+  var value = 0
+}
+
+func increment(_ tally: Tally, on actor: isolated any Actor) {
+  let read = tally.value
+  tally.value = read + 1
+}
+
+/// Increments a counter on `actor` `count` times from concurrent tasks; the final value.
+func increments(_ count: Int, on actor: any Actor) async throws -> Int {
+  let tally = Tally()
+  try await concurrently(count, "increments on CoreDataActor") { _ in
+    await increment(tally, on: actor)
+  }
+  return tally.value
 }
 
 /// What `executor` answers to `isIsolatingCurrentContext()` inside a block of `perform`, and
@@ -113,92 +164,6 @@ func askIsolation(
 
 /// How long a job waits at the barrier for the other one.
 private let meetingTimeout: Duration = .milliseconds(500)
-
-enum Yours {
-  @Step4.CoreDataActor
-  static func placesOffTheQueue(_ visitor: Visitor) async -> [String] {
-    var off: [String] = []
-    func look(_ place: String) {
-      if !Step4.ContextContainer.shared.isOnContextQueue { off.append(place) }
-    }
-    look("at the start of a job")
-    await Task.yield()
-    look("after Task.yield()")
-    _ = await visitor.ping()
-    look("after a call to another actor")
-    let child = await Task { @Step4.CoreDataActor in
-      Step4.ContextContainer.shared.isOnContextQueue
-    }.value
-    if !child { off.append("in a task started on the actor") }
-    look("after awaiting that task")
-    return off
-  }
-
-  @Step4.CoreDataActor
-  static func meet(_ barrier: Barrier) -> Bool {
-    barrier.arriveAndWait(timeout: meetingTimeout)
-  }
-
-  @Step4.CoreDataActor
-  final class Tally {
-    var value = 0
-
-    func increment() {
-      let read = value
-      value = read + 1
-    }
-  }
-
-  static func increments(_ count: Int) async throws -> Int {
-    let tally = Tally()
-    try await concurrently(count, "increments on CoreDataActor") { _ in await tally.increment() }
-    return await tally.value
-  }
-
-}
-
-enum Solution {
-  @Step4Solution.CoreDataActor
-  static func placesOffTheQueue(_ visitor: Visitor) async -> [String] {
-    var off: [String] = []
-    func look(_ place: String) {
-      if !Step4Solution.ContextContainer.shared.isOnContextQueue { off.append(place) }
-    }
-    look("at the start of a job")
-    await Task.yield()
-    look("after Task.yield()")
-    _ = await visitor.ping()
-    look("after a call to another actor")
-    let child = await Task { @Step4Solution.CoreDataActor in
-      Step4Solution.ContextContainer.shared.isOnContextQueue
-    }.value
-    if !child { off.append("in a task started on the actor") }
-    look("after awaiting that task")
-    return off
-  }
-
-  @Step4Solution.CoreDataActor
-  static func meet(_ barrier: Barrier) -> Bool {
-    barrier.arriveAndWait(timeout: meetingTimeout)
-  }
-
-  @Step4Solution.CoreDataActor
-  final class Tally {
-    var value = 0
-
-    func increment() {
-      let read = value
-      value = read + 1
-    }
-  }
-
-  static func increments(_ count: Int) async throws -> Int {
-    let tally = Tally()
-    try await concurrently(count, "increments on CoreDataActor") { _ in await tally.increment() }
-    return await tally.value
-  }
-
-}
 
 /// An actor with an executor of either side's type, for two actors that call each other.
 actor Peer {

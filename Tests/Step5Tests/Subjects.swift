@@ -40,14 +40,19 @@ struct Subject: Sendable, CustomTestStringConvertible {
   let side: ExamSide
   let module: String
   let make: @Sendable (PersistentContainer) -> any Scheduler
+  /// Whether `error` is this side's `SchedulerError.reentrantCall`.
+  let isReentrantCall: @Sendable (any Error) -> Bool
 
   var testDescription: String { side.rawValue }
 
   static let all: [Subject] = [
-    Subject(side: .yours, module: "Step5", make: { Step5.ReadWriteScheduler(container: $0) }),
+    Subject(
+      side: .yours, module: "Step5", make: { Step5.ReadWriteScheduler(container: $0) },
+      isReentrantCall: { ($0 as? Step5.SchedulerError) == .reentrantCall }),
     Subject(
       side: .solution, module: "Step5Solution",
-      make: { Step5Solution.ReadWriteScheduler(container: $0) }),
+      make: { Step5Solution.ReadWriteScheduler(container: $0) },
+      isReentrantCall: { ($0 as? Step5Solution.SchedulerError) == .reentrantCall }),
   ]
 }
 
@@ -76,25 +81,6 @@ func addTen(to name: String, meeting barrier: Barrier? = nil) -> (ManagedObjectC
     score.value = read + 10
     try context.save()
   }
-}
-
-/// Waits, off the cooperative pool, until `gate` opens.
-func opened(_ gate: Gate, within timeout: Duration = .seconds(5)) async -> Bool {
-  await withCheckedContinuation { continuation in
-    DispatchQueue.global().async { continuation.resume(returning: gate.wait(timeout: timeout)) }
-  }
-}
-
-/// Polls `condition` until it holds or `timeout` passes: for state that has no event to wait on.
-func eventually(
-  within timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool
-) async -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return condition()
 }
 
 /// Counts who runs at once; remembers whether a write ever had company.

@@ -29,6 +29,11 @@ public final class Gate: Sendable {
 
   public var isOpen: Bool { state.withLock { $0 } }
 
+  /// Waits, off the cooperative pool, until the gate is open; false if `timeout` passed first.
+  public func opened(within timeout: Duration = defaultWaitTimeout) async -> Bool {
+    (try? await offThePool { self.wait(timeout: timeout) }) ?? false
+  }
+
   /// Blocks until the gate is open; false if `timeout` passed first.
   @discardableResult
   public func wait(timeout: Duration = defaultWaitTimeout) -> Bool {
@@ -137,14 +142,29 @@ public func concurrently(
   }
 }
 
-/// Runs blocking work (`performAndWait`, a semaphore) on a Dispatch thread instead of the
+/// Runs blocking work (`performAndWait`, a semaphore) on a Dispatch queue instead of the
 /// cooperative pool, which has only as many threads as the machine has cores.
 public func offThePool<Value: Sendable>(
+  on queue: DispatchQueue = .global(),
   _ work: @escaping @Sendable () throws -> Value
 ) async throws -> Value {
   try await withCheckedThrowingContinuation { continuation in
-    DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    queue.async { continuation.resume(with: Result { try work() }) }
   }
+}
+
+/// Waits until `condition` holds, or `timeout` passes: for state that sends no event (how many
+/// callers wait in a queue). It yields between looks and never sleeps, so it waits for the state,
+/// not for time to pass; the bound only keeps a wrong implementation from hanging the run.
+public func eventually(
+  within timeout: Duration = defaultWaitTimeout, _ condition: @Sendable () -> Bool
+) async -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if condition() { return true }
+    await Task.yield()
+  }
+  return condition()
 }
 
 /// True when `operation` finishes within `timeout`, false when it does not: for checks whose
