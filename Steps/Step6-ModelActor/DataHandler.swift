@@ -4,8 +4,6 @@ import ManagedObjectCore
 ///
 /// `@ModelActor` would generate the two stored properties and the initializer below; the
 /// workshop takes no macro package, so they are written by hand.
-// TODO: this actor already keeps its own context, but nothing runs it there yet: write
-// `ModelActorExecutor.enqueue` and the protocol's `unownedExecutor` (ModelActor.swift).
 public actor DataHandler: ModelActor {
   public nonisolated let modelContainer: PersistentContainer
   public nonisolated let modelExecutor: ModelActorExecutor

@@ -32,7 +32,7 @@ struct Subject: Sendable, CustomTestStringConvertible {
     Subject(
       side: .solution, make: Step2Solution.CoreDataController.init,
       deleteEverywhere: { try await deleteAll(Step2Solution.CoreDataEntity.self, in: $0) }),
-  ]
+  ].filter(\.side.isSelected)
 
   private static func deleteAll<Entity: ManagedObject>(
     _ entity: Entity.Type, in container: PersistentContainer
@@ -103,8 +103,19 @@ struct Step2Tests {
       let controller = subject.make(container)
       try await controller.configure(name: "start")
       let names = (0..<20).map { "name \($0)" }
-      try await concurrently(names.count, "update(_:) calls") { index in
-        try await controller.update(names[index])
+      do {
+        try await concurrently(names.count, "update(_:) calls") { index in
+          try await controller.update(names[index])
+        }
+      } catch let error as PersistenceError {
+        guard case .mergeConflict = error else { throw error }
+        try require(
+          false, observed: "an update threw: \(error)",
+          lesson: Lesson(
+            rule: "Concurrent updates from fresh contexts conflict; a merge policy decides who "
+              + "wins, and `.error` (the default) makes the later saves throw.",
+            hint: "Keep `moc.mergePolicy = .mergeByPropertyObjectTrump` in update(_:).",
+            slide: "slides/02-objectid-refetch.md#concurrent-updates-and-the-merge-policy"))
       }
       expectNoViolations(
         container.violations, while: "update(_:) ran in \(names.count) concurrent tasks",

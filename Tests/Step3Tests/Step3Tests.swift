@@ -43,7 +43,7 @@ struct Subject: Sendable, CustomTestStringConvertible {
           of: Step3Solution.CoreDataEntity.self,
           in: Step3Solution.ContextContainer.shared.persistentContainer)
       }),
-  ]
+  ].filter(\.side.isSelected)
 }
 
 /// Each side has one global actor and one container for the whole process, so these checks run

@@ -53,7 +53,7 @@ struct Subject: Sendable, CustomTestStringConvertible {
       side: .solution, module: "Step5Solution",
       make: { Step5Solution.ReadWriteScheduler(container: $0) },
       isReentrantCall: { ($0 as? Step5Solution.SchedulerError) == .reentrantCall }),
-  ]
+  ].filter(\.side.isSelected)
 }
 
 /// The checks' own entity: the scheduler does not care what it schedules.

@@ -159,7 +159,9 @@ struct Step6Tests {
         lesson: Lesson(
           rule: "Model actors save to the store; the view context learns of it through save "
             + "notifications, merged on the main queue.",
-          hint: "Set `automaticallyMergesChangesFromParent` on the view context.",
+          hint: "Check the steps in order: the model actor must find the note by its ID "
+            + "(`self[id, as:]`, not nil), save, and the view context must merge "
+            + "(`automaticallyMergesChangesFromParent`, which MainDataHandler sets).",
           slide: "slides/06-model-actor.md#the-view-context"))
     }
   }

@@ -35,7 +35,7 @@ struct Subject: Sendable, CustomTestStringConvertible {
       side: .solution, module: "Step6Solution",
       make: { Step6Solution.DataHandler(modelContainer: $0) },
       mainText: { Step6Solution.MainDataHandler(modelContainer: $0).text(of: $1) }),
-  ]
+  ].filter(\.side.isSelected)
 }
 
 /// A default actor to hop to and back.

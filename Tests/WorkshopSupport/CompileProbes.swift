@@ -72,16 +72,10 @@ public struct ProbeOutcome: Sendable {
 }
 
 public enum ProbeError: Error, CustomStringConvertible {
-  case noCompiler
-  case noModules(String)
   case badHeader(String)
 
   public var description: String {
     switch self {
-    case .noCompiler:
-      "No swiftc found: set WORKSHOP_SWIFTC to the compiler the tests were built with."
-    case .noModules(let from):
-      "No built modules (a `Modules` folder with ManagedObjectCore.swiftmodule) above \(from)."
     case .badHeader(let path):
       "\(path) must start with `// PROBE: compiles` or `// PROBE: fails: phrase | phrase`."
     }
@@ -90,15 +84,10 @@ public enum ProbeError: Error, CustomStringConvertible {
 
 public enum ProbeRunner {
   /// The probes in `folder` (a path from the repository's root), sorted by name.
-  public static func probes(
-    in folder: String, testFile: StaticString = #filePath
-  ) throws -> [CompileProbe] {
-    let root = try repositoryRoot(from: "\(testFile)")
-    let directory = root.appendingPathComponent(folder)
-    return try FileManager.default.contentsOfDirectory(atPath: directory.path)
-      .filter { $0.hasSuffix(".swift") }.sorted()
+  public static func probes(in folder: String) throws -> [CompileProbe] {
+    try Repository.names(in: folder, ending: ".swift")
       .map { name in
-        let url = directory.appendingPathComponent(name)
+        let url = Repository.url("\(folder)/\(name)")
         let path = "\(folder)/\(name)"
         let header = try String(contentsOf: url, encoding: .utf8)
           .split(separator: "\n").first { $0.hasPrefix("// PROBE:") }
@@ -123,8 +112,8 @@ public enum ProbeRunner {
   public static func run(
     _ probes: [CompileProbe], against module: String
   ) async throws -> [String: ProbeOutcome] {
-    let compiler = try swiftc()
-    let modules = try modulesDirectory()
+    let compiler = try Toolchain.swiftc()
+    let modules = try Toolchain.modulesDirectory()
     return try await withThrowingTaskGroup(of: ProbeOutcome.self) { group in
       for probe in probes {
         group.addTask {
@@ -141,89 +130,19 @@ public enum ProbeRunner {
     _ probe: CompileProbe, module: String, compiler: URL, modules: URL
   ) async throws -> ProbeOutcome {
     let start = Date()
-    let process = Process()
-    process.executableURL = compiler
-    process.arguments = [
-      "-emit-sil", "-o", "/dev/null", "-swift-version", "6", "-parse-as-library",
-      "-module-name", "Probe", "-I", modules.path, "-module-alias", "Subject=\(module)",
-      probe.url.path,
-    ]
-    // A file, not a pipe: a pipe's buffer fills up and blocks a talkative compiler.
-    let log = FileManager.default.temporaryDirectory
-      .appendingPathComponent("probe-\(module)-\(probe.name)-\(UUID().uuidString).log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let errors = try FileHandle(forWritingTo: log)
-    defer {
-      try? errors.close()
-      try? FileManager.default.removeItem(at: log)
-    }
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-      process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-      do {
-        try process.run()
-      } catch {
-        process.terminationHandler = nil
-        continuation.resume(throwing: error)
-      }
-    }
-    let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    let output = try await Toolchain.run(
+      compiler,
+      [
+        "-emit-sil", "-o", "/dev/null", "-swift-version", "6", "-parse-as-library",
+        "-module-name", "Probe", "-I", modules.path, "-module-alias", "Subject=\(module)",
+        probe.url.path,
+      ])
     // The compiler's own error lines (`file:line:column: error: …`), not the excerpts it draws.
-    let errorLines = output.split(separator: "\n").map(String.init)
+    let errorLines = output.standardError.split(separator: "\n").map(String.init)
       .filter { $0.hasPrefix("/") && $0.contains(": error: ") }
     return ProbeOutcome(
-      probe: probe, compiled: status == 0, errors: errorLines,
+      probe: probe, compiled: output.status == 0, errors: errorLines,
       seconds: Date().timeIntervalSince(start))
-  }
-
-  // MARK: - Finding the compiler and the built modules
-
-  static func repositoryRoot(from file: String) throws -> URL {
-    var url = URL(fileURLWithPath: file)
-    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
-    {
-      let parent = url.deletingLastPathComponent()
-      guard parent.path != url.path else { throw CocoaError(.fileNoSuchFile) }
-      url = parent
-    }
-    return url
-  }
-
-  /// `WORKSHOP_SWIFTC`, else `xcrun --find swiftc` on macOS, else `swiftc` on the `PATH`.
-  static func swiftc() throws -> URL {
-    let environment = ProcessInfo.processInfo.environment
-    if let explicit = environment["WORKSHOP_SWIFTC"] { return URL(fileURLWithPath: explicit) }
-    #if os(macOS)
-      let xcrun = Process()
-      xcrun.executableURL = URL(fileURLWithPath: "/usr/bin/xcrun")
-      xcrun.arguments = ["--find", "swiftc"]
-      let output = Pipe()
-      xcrun.standardOutput = output
-      try? xcrun.run()
-      xcrun.waitUntilExit()
-      let path = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
-      if xcrun.terminationStatus == 0, !path.isEmpty { return URL(fileURLWithPath: path) }
-    #endif
-    for directory in (environment["PATH"] ?? "").split(separator: ":") {
-      let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    throw ProbeError.noCompiler
-  }
-
-  /// The `Modules` folder of the build that made this test binary.
-  static func modulesDirectory() throws -> URL {
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    var directory = executable.deletingLastPathComponent()
-    while directory.path != "/" {
-      let modules = directory.appendingPathComponent("Modules")
-      let core = modules.appendingPathComponent("ManagedObjectCore.swiftmodule")
-      if FileManager.default.fileExists(atPath: core.path) { return modules }
-      directory.deleteLastPathComponent()
-    }
-    throw ProbeError.noModules(executable.path)
   }
 }
 
@@ -231,9 +150,9 @@ public enum ProbeRunner {
 /// the compiler's own words when it does not do what the probe expects.
 public func expectProbe(
   _ name: String, in folder: String, against module: String, lesson: Lesson,
-  testFile: StaticString = #filePath, sourceLocation: SourceLocation = #_sourceLocation
+  sourceLocation: SourceLocation = #_sourceLocation
 ) async throws {
-  let probes = try ProbeRunner.probes(in: folder, testFile: testFile).filter { $0.name == name }
+  let probes = try ProbeRunner.probes(in: folder).filter { $0.name == name }
   try require(probes.count == 1, observed: "no probe file \(folder)/\(name).swift", lesson: lesson)
   let outcomes = try await ProbeRunner.run(probes, against: module)
   guard let outcome = outcomes[name] else { return }

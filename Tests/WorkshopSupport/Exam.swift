@@ -44,6 +44,17 @@ public enum ExamSide: String, Sendable, CaseIterable, Codable {
   case yours
   /// The reference in `Solutions/`.
   case solution
+
+  /// The sides this run checks: both, unless `WORKSHOP_SIDE` names one. The thread-sanitizer run
+  /// in CI sets `WORKSHOP_SIDE=solution`, because the starters race on purpose; an attendee may
+  /// set `WORKSHOP_SIDE=yours` to see only their own results.
+  public static var selected: [ExamSide] {
+    let named = ProcessInfo.processInfo.environment["WORKSHOP_SIDE"] ?? ""
+    return allCases.filter { named.isEmpty || $0.rawValue == named }
+  }
+
+  /// Whether this run checks this side.
+  public var isSelected: Bool { Self.selected.contains(self) }
 }
 
 /// What the untouched starter of a step does with a check.

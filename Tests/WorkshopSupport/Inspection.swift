@@ -43,24 +43,11 @@ public struct SourceFile: Sendable {
 }
 
 /// The sources of one side of a step: `Steps/<folder>` for yours, `Solutions/<folder>` for the
-/// solution. The repository is found from the calling test file's path.
-public func sourceFiles(
-  of side: ExamSide, folder: String, testFile: StaticString = #filePath
-) throws -> [SourceFile] {
-  var root = URL(fileURLWithPath: "\(testFile)")
-  while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
-    let parent = root.deletingLastPathComponent()
-    guard parent.path != root.path else { throw CocoaError(.fileNoSuchFile) }
-    root = parent
-  }
+/// solution.
+public func sourceFiles(of side: ExamSide, folder: String) throws -> [SourceFile] {
   let relative = "\(side == .yours ? "Steps" : "Solutions")/\(folder)"
-  let directory = root.appendingPathComponent(relative)
-  let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-    .filter { $0.hasSuffix(".swift") }.sorted()
-  return try names.map { name in
-    SourceFile(
-      path: "\(relative)/\(name)",
-      text: try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))
+  return try Repository.names(in: relative, ending: ".swift").map { name in
+    SourceFile(path: "\(relative)/\(name)", text: try Repository.read("\(relative)/\(name)"))
   }
 }
 

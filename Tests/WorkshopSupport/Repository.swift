@@ -1,0 +1,30 @@
+import Foundation
+
+/// The repository this test build was made from: the folder that holds `Package.swift`, found
+/// from this file's own path, so that checks can read sources, probes, slides and hints.
+public enum Repository {
+  public static let root: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
+    {
+      let parent = url.deletingLastPathComponent()
+      precondition(parent.path != url.path, "no Package.swift above \(#filePath)")
+      url = parent
+    }
+    return url
+  }()
+
+  /// The file or folder at `path`, relative to the root.
+  public static func url(_ path: String) -> URL { root.appendingPathComponent(path) }
+
+  /// The text of the file at `path`, relative to the root.
+  public static func read(_ path: String) throws -> String {
+    try String(contentsOf: url(path), encoding: .utf8)
+  }
+
+  /// The names in the folder at `path` that end with `suffix`, sorted.
+  public static func names(in path: String, ending suffix: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: url(path).path)
+      .filter { $0.hasSuffix(suffix) }.sorted()
+  }
+}
