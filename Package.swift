@@ -3,11 +3,14 @@ import PackageDescription
 
 /// One step of the workshop: the starter the attendee edits (`StepN`, in `Steps/`), the
 /// reference with the same public API (`StepNSolution`, in `Solutions/`), and the checks that run
-/// against both (`StepNTests`). Compile probes in `Tests/StepNTests/Probes` stay out of the build.
+/// against both (`StepNTests`). Compile probes in `Tests/StepNTests/Probes` and the attendee's
+/// `HINTS.md` stay out of the build.
 func step(_ number: Int, _ folder: String, hasProbes: Bool = false) -> [Target] {
   let name = "Step\(number)"
   return [
-    .target(name: name, dependencies: ["ManagedObjectCore"], path: "Steps/\(folder)"),
+    .target(
+      name: name, dependencies: ["ManagedObjectCore"], path: "Steps/\(folder)",
+      exclude: ["HINTS.md"]),
     .target(
       name: "\(name)Solution", dependencies: ["ManagedObjectCore"], path: "Solutions/\(folder)"),
     .testTarget(
@@ -18,6 +21,11 @@ func step(_ number: Int, _ folder: String, hasProbes: Bool = false) -> [Target] 
       ],
       path: "Tests/\(name)Tests", exclude: hasProbes ? ["Probes"] : []),
   ]
+}
+
+/// The step modules, starters and solutions, which DriftTests compares.
+let stepModules: [Target.Dependency] = (1...6).flatMap { number -> [Target.Dependency] in
+  [.target(name: "Step\(number)"), .target(name: "Step\(number)Solution")]
 }
 
 let package = Package(
@@ -39,8 +47,14 @@ let package = Package(
     .testTarget(
       name: "HarnessTests", dependencies: ["ManagedObjectCore", "WorkshopSupport"],
       path: "Tests/HarnessTests"),
-    // The README and the slides against the repository's code.
-    .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
+    // The README, the slides and the hints against the repository's code.
+    .testTarget(name: "DocsTests", dependencies: ["WorkshopSupport"], path: "Tests/DocsTests"),
+    // Each starter against its solution: one public API, differences only where the step
+    // teaches. It reads the step modules' interfaces, so it depends on all of them.
+    .testTarget(
+      name: "DriftTests",
+      dependencies: ["WorkshopSupport"] + stepModules,
+      path: "Tests/DriftTests"),
   ]
     + step(1, "Step1-UnsafeController")
     + step(2, "Step2-ObjectIDRefetch")

@@ -1,46 +1,37 @@
 import Foundation
 import Testing
+import WorkshopSupport
 
-/// The README and the slides show the repository's code, and failure messages point to slide
-/// anchors that exist. Both drift silently unless something checks them.
+/// The README, the slides and the hints show the repository's code and output, and every slide
+/// they point to exists. Both drift silently unless something checks them.
 @Suite("Docs show the repository's code")
 struct DocsTests {
-  /// The repository's root, found from this file's path.
-  static let root: URL = {
-    var url = URL(fileURLWithPath: #filePath)
-    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
-    {
-      url.deleteLastPathComponent()
+  /// Every Markdown file an attendee or a facilitator reads.
+  static let documents: [String] = {
+    var paths = ["README.md"]
+    paths += ((try? Repository.names(in: "slides", ending: ".md")) ?? []).map { "slides/\($0)" }
+    for folder in (try? Repository.names(in: "Steps", ending: "")) ?? [] {
+      let hints = "Steps/\(folder)/HINTS.md"
+      if FileManager.default.fileExists(atPath: Repository.url(hints).path) { paths.append(hints) }
     }
-    return url
+    return paths
   }()
 
-  static func files(under folder: String, ending suffix: String) -> [URL] {
-    let base = root.appendingPathComponent(folder)
+  /// Every `.swift` file under `folder`, as paths from the repository's root.
+  static func swiftFiles(under folder: String) -> [String] {
+    let base = Repository.url(folder)
     guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
     else { return [] }
-    return walker.compactMap { $0 as? URL }.filter { $0.lastPathComponent.hasSuffix(suffix) }
-      .sorted { $0.path < $1.path }
+    return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+      .map { "\(folder)/\($0.path.dropFirst(base.path.count + 1))" }.sorted()
   }
-
-  static func read(_ url: URL) -> String {
-    (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-  }
-
-  static func relative(_ url: URL) -> String {
-    String(url.path.dropFirst(root.path.count + 1))
-  }
-
-  /// The documents whose Swift code blocks must be repository code.
-  static let documents: [URL] =
-    [root.appendingPathComponent("README.md")] + files(under: "slides", ending: ".md")
 
   /// Every line of Swift in the repository, trimmed.
   static let repositoryLines: Set<String> = {
     var lines: Set<String> = []
     for folder in ["Steps", "Solutions", "Tests"] {
-      for file in files(under: folder, ending: ".swift") {
-        for line in read(file).split(separator: "\n") {
+      for file in swiftFiles(under: folder) {
+        for line in ((try? Repository.read(file)) ?? "").split(separator: "\n") {
           lines.insert(line.trimmingCharacters(in: .whitespaces))
         }
       }
@@ -48,37 +39,55 @@ struct DocsTests {
     return lines
   }()
 
-  /// The lines inside ```swift blocks of `markdown`, with their line numbers.
-  static func swiftBlockLines(_ markdown: String) -> [(number: Int, text: String)] {
-    var inSwift = false
-    var result: [(Int, String)] = []
-    for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false)
-      .enumerated()
-    {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      if trimmed.hasPrefix("```") {
-        inSwift = !inSwift && trimmed == "```swift"
-        continue
-      }
-      if inSwift { result.append((index + 1, trimmed)) }
-    }
-    return result
-  }
+  static func read(_ path: String) -> String { (try? Repository.read(path)) ?? "" }
 
-  @Test("Every line of Swift in the README and the slides is in the repository")
+  @Test("Every line of Swift in the docs is in the repository")
   func codeBlocksAreRepositoryCode() {
     for document in Self.documents {
-      let missing = Self.swiftBlockLines(Self.read(document)).filter { line in
-        !line.text.isEmpty && line.text != "// …" && !Self.repositoryLines.contains(line.text)
+      let blocks = CodeBlock.all(in: Self.read(document)).filter { $0.language == "swift" }
+      let missing = blocks.flatMap { block in
+        block.lines.enumerated().compactMap { offset, line -> String? in
+          let text = line.trimmingCharacters(in: .whitespaces)
+          guard !text.isEmpty, text != CodeBlock.omission, !Self.repositoryLines.contains(text)
+          else { return nil }
+          return "  line \(block.line + 2 + offset): \(text)"
+        }
       }
+      let allInRepository = missing.isEmpty
       #expect(
-        missing.isEmpty,
+        allInRepository,
         """
-        \(Self.relative(document)) shows code that is not in the repository (copy it from the \
-        file it comes from; mark an omission with a line `// …`):
-        \(missing.map { "  line \($0.number): \($0.text)" }.joined(separator: "\n"))
+        \(document) shows code that is not in the repository (copy it from the file it comes \
+        from, mark the block ```swift from=<path>, and mark an omission with a line `// …`):
+        \(missing.joined(separator: "\n"))
         """)
     }
+  }
+
+  @Test("Every code block marked from=<file> is an excerpt of that file")
+  func markedBlocksMatchTheirFiles() {
+    var marked = 0
+    for document in Self.documents {
+      for block in CodeBlock.all(in: Self.read(document)) {
+        guard let source = block.source else { continue }
+        marked += 1
+        guard let text = try? Repository.read(source) else {
+          Issue.record(
+            "\(document):\(block.line + 1): from=\(source) names no file in the repository")
+          continue
+        }
+        let file = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let isExcerpt = block.isExcerpt(of: file)
+        #expect(
+          isExcerpt,
+          """
+          \(document):\(block.line + 1): the block is not an excerpt of \(source). It must be \
+          runs of the file's consecutive lines, in order, separated by lines `// …`; a run may be \
+          dedented as a whole. Copy it again from the file.
+          """)
+      }
+    }
+    #expect(marked > 0, "no block is marked from=<file>: the check would check nothing")
   }
 
   /// GitHub's anchor for a heading: lowercase, punctuation dropped, spaces to hyphens.
@@ -93,27 +102,133 @@ struct DocsTests {
       })
   }
 
-  @Test("Every slide a failure message points to exists, with its anchor")
+  @Test("Every slide the tests and the docs point to exists, with its anchor")
   func slideReferencesResolve() throws {
     let pattern = try Regex(#"slides/([A-Za-z0-9_-]+\.md)(#[a-z0-9_-]+)?"#)
-    var references: Set<String> = []
-    for file in Self.files(under: "Tests", ending: ".swift") {
-      for match in Self.read(file).matches(of: pattern) {
-        references.insert(String(Self.read(file)[match.range]))
+    var references: [String: Set<String>] = [:]
+    for file in Self.swiftFiles(under: "Tests") + Self.documents {
+      let text = Self.read(file)
+      for match in text.matches(of: pattern) {
+        references[String(text[match.range]), default: []].insert(file)
       }
     }
-    for reference in references.sorted() {
+    #expect(references.count > 10, "found only \(references.count) slide references")
+    for (reference, files) in references.sorted(by: { $0.key < $1.key }) {
       let parts = reference.split(separator: "#", maxSplits: 1).map(String.init)
-      let deck = Self.root.appendingPathComponent(parts[0])
-      let exists = FileManager.default.fileExists(atPath: deck.path)
-      #expect(exists, "\(reference): \(parts[0]) does not exist")
+      let exists = FileManager.default.fileExists(atPath: Repository.url(parts[0]).path)
+      let from = files.sorted().joined(separator: ", ")
+      #expect(exists, "\(reference) (in \(from)): \(parts[0]) does not exist")
       guard exists, parts.count == 2 else { continue }
-      let anchors = Self.read(deck).split(separator: "\n")
+      let anchors = Self.read(parts[0]).split(separator: "\n")
         .filter { $0.hasPrefix("#") }
         .map { Self.anchor($0.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)) }
       #expect(
         anchors.contains(parts[1]),
-        "\(reference): no heading in \(parts[0]) has the anchor #\(parts[1])")
+        "\(reference) (in \(from)): no heading in \(parts[0]) has the anchor #\(parts[1])")
     }
+  }
+
+  @Test("Every scoreboard line the docs show names a real check")
+  func scoreboardLinesNameRealChecks() throws {
+    let line = try Regex(
+      #"\[(Step[0-9])\] [✔✘] [a-z]+( · [A-Za-z]+)? — (.+?)( \((expected|known gap).*)?$"#)
+    var shown = 0
+    for document in Self.documents {
+      for text in Self.read(document).split(separator: "\n") {
+        guard let match = try line.firstMatch(in: String(text)) else { continue }
+        shown += 1
+        let step = String(match.output[1].substring ?? "")
+        // Probe checks are named "probe <file>: <what it shows>"; the sources hold the latter.
+        let name = String(match.output[3].substring ?? "")
+          .replacing(#/^probe [A-Za-z]+: /#, with: "")
+        let sources = Self.swiftFiles(under: "Tests/\(step)Tests").map(Self.read)
+        #expect(
+          sources.contains { $0.contains("\"\(name)\"") },
+          "\(document) shows a result for \(step)'s check '\(name)', which no check has")
+      }
+    }
+    #expect(shown > 0, "no document shows a scoreboard line")
+  }
+}
+
+/// A fenced code block of a Markdown document.
+struct CodeBlock {
+  /// The line that marks omitted lines inside an excerpt.
+  static let omission = "// …"
+
+  /// The fence's zero-based line number.
+  let line: Int
+  /// The first word of the fence's info string.
+  let language: String
+  /// The file named by `from=<path>` in the info string.
+  let source: String?
+  let lines: [String]
+
+  /// The fenced blocks of `markdown`. A fence is a line of three or more backticks; an opening
+  /// fence's info string has no backtick (so inline code that starts a line is no fence).
+  static func all(in markdown: String) -> [CodeBlock] {
+    var blocks: [CodeBlock] = []
+    var open: (line: Int, ticks: Int, info: [Substring])?
+    var lines: [String] = []
+    for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false)
+      .enumerated()
+    {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let ticks = trimmed.prefix { $0 == "`" }.count
+      let rest = trimmed.dropFirst(ticks)
+      if let fence = open {
+        guard ticks >= fence.ticks, rest.isEmpty else {
+          lines.append(String(line))
+          continue
+        }
+        let source = fence.info.first { $0.hasPrefix("from=") }.map { String($0.dropFirst(5)) }
+        blocks.append(
+          CodeBlock(
+            line: fence.line, language: fence.info.first.map(String.init) ?? "", source: source,
+            lines: lines))
+        open = nil
+        lines = []
+      } else if ticks >= 3, !rest.contains("`") {
+        open = (index, ticks, rest.split(separator: " "))
+      }
+    }
+    return blocks
+  }
+
+  /// Whether the block is runs of `file`'s consecutive lines, in order, separated by omission
+  /// lines. A run may be dedented: the same number of leading spaces removed from each line.
+  func isExcerpt(of file: [String]) -> Bool {
+    var runs: [[String]] = [[]]
+    for line in lines {
+      if line.trimmingCharacters(in: .whitespaces) == Self.omission {
+        runs.append([])
+      } else {
+        runs[runs.count - 1].append(Self.trailingTrimmed(line))
+      }
+    }
+    runs = runs.filter { !$0.isEmpty }
+    let dedented = Set(file.map { $0.prefix { $0 == " " }.count }).map { indent in
+      file.map { line -> String? in
+        let trimmed = Self.trailingTrimmed(line)
+        if trimmed.isEmpty { return "" }
+        guard trimmed.prefix(indent).allSatisfy({ $0 == " " }) else { return nil }
+        return String(trimmed.dropFirst(indent))
+      }
+    }
+    var position = 0
+    for run in runs {
+      let starts = dedented.compactMap { lines in
+        (position..<max(position, lines.count - run.count + 1)).first { start in
+          run.indices.allSatisfy { lines[start + $0] == run[$0] }
+        }
+      }
+      guard let start = starts.min() else { return false }
+      position = start + run.count
+    }
+    return !runs.isEmpty
+  }
+
+  private static func trailingTrimmed(_ line: String) -> String {
+    String(line.reversed().drop { $0 == " " }.reversed())
   }
 }
