@@ -9,6 +9,15 @@ import Synchronization
 /// CI machines have two cores and may be busy; a correct run never comes close to it.
 public let defaultWaitTimeout: Duration = .seconds(10)
 
+/// How many times longer than usual a correct run may take: `WORKSHOP_TIME_SCALE`, 1 by default.
+/// CI's thread-sanitizer run, several times slower, sets 4. It stretches the deadlines that only
+/// keep a wrong implementation from hanging the run (`withTimeout`, `finishes`, `eventually` and
+/// the watchdog), never the short waits whose expiry is itself the observation.
+public let timeScale: Double = {
+  let value = ProcessInfo.processInfo.environment["WORKSHOP_TIME_SCALE"].flatMap(Double.init)
+  return max(value ?? 1, 1)
+}()
+
 /// A one-shot signal: threads wait for it, with a timeout, until someone opens it.
 ///
 /// Waiting blocks the calling thread, so wait from a `DispatchQueue` or a context's queue, not
@@ -87,7 +96,8 @@ public func withTimeout<Value: Sendable>(
   _ what: String,
   _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
-  try await withCheckedThrowingContinuation { continuation in
+  let timeout = timeout * timeScale
+  return try await withCheckedThrowingContinuation { continuation in
     let once = ResumeOnce(continuation)
     Task {
       do { once.resume(with: .success(try await operation())) } catch {
@@ -159,7 +169,7 @@ public func offThePool<Value: Sendable>(
 public func eventually(
   within timeout: Duration = defaultWaitTimeout, _ condition: @Sendable () -> Bool
 ) async -> Bool {
-  let deadline = ContinuousClock.now + timeout
+  let deadline = ContinuousClock.now + timeout * timeScale
   while ContinuousClock.now < deadline {
     if condition() { return true }
     await Task.yield()

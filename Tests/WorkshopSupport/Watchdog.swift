@@ -38,7 +38,7 @@ public final class Watchdog: Sendable {
   private init() {}
 
   public func arm(_ what: String, likelyCause: String, after timeout: Duration) -> Token {
-    let deadline = Date(timeIntervalSinceNow: timeout.seconds)
+    let deadline = Date(timeIntervalSinceNow: timeout.seconds * timeScale)
     let (token, start) = state.withLock { state in
       defer { state.next += 1 }
       state.armed[state.next] = Armed(what: what, likelyCause: likelyCause, deadline: deadline)
