@@ -1145,14 +1145,9 @@ private func fixture(
 ) async throws -> Fixture {
   let (container, a, b) = containerWithContextsAB(name, checking: .record)
   let (author, book) = try await a.perform {
-    let author = Author(context: a)
-    author.name = "Frank Herbert"
-    let book = Book(context: a)
-    book.title = "Dune"
-    book.pages = 412
-    book.author = author
+    let seed = insertDune(in: a)
     try a.save()
-    return (author, book)
+    return seed
   }
   return Fixture(container: container, a: a, b: b, author: author, book: book)
 }

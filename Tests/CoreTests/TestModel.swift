@@ -71,6 +71,18 @@ func saveBook(_ title: String, in container: PersistentContainer) async throws -
   }
 }
 
+/// Inserts the checker tests' seed into `context`: "Dune", 412 pages, by Frank Herbert. Call it
+/// inside the context's perform; the caller saves.
+func insertDune(in context: ManagedObjectContext) -> (author: Author, book: Book) {
+  let author = Author(context: context)
+  author.name = "Frank Herbert"
+  let book = Book(context: context)
+  book.title = "Dune"
+  book.pages = 412
+  book.author = author
+  return (author, book)
+}
+
 /// Carries contexts and managed objects to code that breaks their confinement on purpose.
 ///
 /// The checker, not the compiler, is under test in the matrix, stress and policy tests: they hand

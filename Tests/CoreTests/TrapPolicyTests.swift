@@ -172,12 +172,7 @@ private func legalWorkload(_ policy: ConcurrencyCheckingPolicy) async throws
   b.automaticallyMergesChangesFromParent = true
 
   let (book, bookID) = try await a.perform {
-    let author = Author(context: a)
-    author.name = "Frank Herbert"
-    let book = Book(context: a)
-    book.title = "Dune"
-    book.pages = 412
-    book.author = author
+    let book = insertDune(in: a).book
     a.obtainPermanentIDs(for: [book])
     try a.save()
     let found = try a.fetch(

@@ -133,6 +133,7 @@ struct DocsTests {
     let line = try Regex(
       #"\[(Step[0-9])\] [✔✘] [a-z]+( · [A-Za-z]+)? — (.+?)( \((expected|known gap).*)?$"#)
     var shown = 0
+    var testSources: [String: String] = [:]  // each step's test files, read once
     for document in Self.documents {
       for text in Self.read(document).split(separator: "\n") {
         guard let match = try line.firstMatch(in: String(text)) else { continue }
@@ -141,9 +142,12 @@ struct DocsTests {
         // Probe checks are named "probe <file>: <what it shows>"; the sources hold the latter.
         let name = String(match.output[3].substring ?? "")
           .replacing(#/^probe [A-Za-z]+: /#, with: "")
-        let sources = Self.swiftFiles(under: "Tests/\(step)Tests").map(Self.read)
+        if testSources[step] == nil {
+          testSources[step] = Self.swiftFiles(under: "Tests/\(step)Tests").map(Self.read)
+            .joined(separator: "\n")
+        }
         #expect(
-          sources.contains { $0.contains("\"\(name)\"") },
+          testSources[step, default: ""].contains("\"\(name)\""),
           "\(document) shows a result for \(step)'s check '\(name)', which no check has")
       }
     }

@@ -80,29 +80,38 @@ struct DriftTests {
     )
   }
 
+  /// The compiler's target arguments, asked once for all steps.
+  static let platform = Task { try await Toolchain.platformArguments() }
+
   @Test("The starter and its solution expose the same public API", arguments: Pair.all)
   func samePublicAPI(_ pair: Pair) async throws {
     let tool = try Toolchain.tool("swift-synthesize-interface")
-    let base =
-      try await Toolchain.platformArguments() + ["-I", try Toolchain.modulesDirectory().path]
-    let lesson = PublicAPI.lessons[pair.module] ?? PublicAPI.Lesson()
-    var interfaces: [[String]] = []
+    let base = try await Self.platform.value + ["-I", try Toolchain.modulesDirectory().path]
+    var interfaces: [(module: String, text: String)] = []
     for module in [pair.module, "\(pair.module)Solution"] {
       let output = try await Toolchain.run(tool, base + ["-module-name", module])
       try #require(
         output.status == 0, "swift-synthesize-interface \(module) failed:\n\(output.standardError)")
-      interfaces.append(
-        PublicAPI.declarations(output.standardOutput, module: module, lesson: lesson))
+      interfaces.append((module, output.standardOutput))
     }
-    let (starter, solution) = (interfaces[0], interfaces[1])
-    let extra = solution.filter { !starter.contains($0) }
-    let missing = starter.filter { !solution.contains($0) }
+    func differences(under lesson: PublicAPI.Lesson) -> (missing: [String], extra: [String]) {
+      let (starter, solution) = (
+        PublicAPI.declarations(interfaces[0].text, module: interfaces[0].module, lesson: lesson),
+        PublicAPI.declarations(interfaces[1].text, module: interfaces[1].module, lesson: lesson)
+      )
+      guard starter != solution.filter({ !lesson.solutionOnly.contains($0) }) else {
+        return ([], solution.filter { !starter.contains($0) })
+      }
+      return (
+        starter.filter { !solution.contains($0) }, solution.filter { !starter.contains($0) }
+      )
+    }
+
+    let lesson = PublicAPI.lessons[pair.module] ?? PublicAPI.Lesson()
+    let (missing, extra) = differences(under: lesson)
+    let same = missing.isEmpty && Set(extra) == lesson.solutionOnly
     #expect(
-      Set(extra) == lesson.solutionOnly && missing.isEmpty
-        && starter
-          == solution.filter {
-            !lesson.solutionOnly.contains($0)
-          },
+      same,
       """
       \(pair.module) and \(pair.module)Solution expose different public APIs.
       Only in the starter: \(missing.isEmpty ? "nothing" : "\n  " + missing.joined(separator: "\n  "))
@@ -110,6 +119,17 @@ struct DriftTests {
       Allowed, as the lesson itself: \(lesson.summary)
       \(Self.rule)
       """)
+    // Every allowance must still be needed: without it, the interfaces differ.
+    for (allowance, narrower) in lesson.eachAllowanceDropped {
+      let (missing, extra) = differences(under: narrower)
+      let needed = !missing.isEmpty || Set(extra) != narrower.solutionOnly
+      #expect(
+        needed,
+        """
+        \(pair.module): the allowance for \(allowance) is no longer needed. Remove it from \
+        PublicAPI.lessons, so that the comparison stays as strict as the lesson allows.
+        """)
+    }
   }
 }
 
@@ -125,6 +145,21 @@ enum PublicAPI {
     /// Declarations only the solution has: protocol requirements the step implements, whose
     /// default implementations the starter uses.
     var solutionOnly: Set<String> = []
+
+    /// The lesson without one of its isolation or Sendable allowances, each with its name.
+    var eachAllowanceDropped: [(String, Lesson)] {
+      var variants: [(String, Lesson)] = isolation.map { actor in
+        var narrower = self
+        narrower.isolation.removeAll { $0 == actor }
+        return ("the @\(actor) attribute", narrower)
+      }
+      if sendability {
+        var narrower = self
+        narrower.sendability = false
+        variants.append(("Sendable conformances", narrower))
+      }
+      return variants
+    }
 
     var summary: String {
       var parts = isolation.map { "the @\($0) attribute" }
