@@ -56,7 +56,7 @@ let package = Package(
       dependencies: ["WorkshopSupport"] + stepModules,
       path: "Tests/DriftTests"),
   ]
-    + step(1, "Step1-UnsafeController")
+    + step(1, "Step1-UnsafeController", hasProbes: true)
     + step(2, "Step2-ObjectIDRefetch")
     + step(3, "Step3-GlobalActor", hasProbes: true)
     + step(4, "Step4-CustomExecutor")

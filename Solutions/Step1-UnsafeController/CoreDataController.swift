@@ -5,9 +5,10 @@ import ManagedObjectCore
 ///
 /// Callers share one controller between tasks, so it is declared `@unchecked Sendable`: a
 /// promise to the compiler that the class is safe to use from several threads.
-public final class CoreDataController: @unchecked Sendable {
+nonisolated public final class CoreDataController: @unchecked Sendable {
   // The promise holds: `moc` and `entity` are only ever used inside `moc.perform`, so on the
-  // context's queue, one block at a time.
+  // context's queue, one block at a time. It is also what lets the `@Sendable` blocks below
+  // reach `self.entity`: the compiler takes the promise on trust.
   private var entity: CoreDataEntity?
   private let moc: ManagedObjectContext
 
@@ -18,22 +19,23 @@ public final class CoreDataController: @unchecked Sendable {
 
   /// Inserts the entity and saves it.
   public func configure() async throws {
+    // The block escapes to the context's queue, so `self` is spelled out.
     try await moc.perform {
-      entity = CoreDataEntity(context: moc)
-      try moc.save()
+      self.entity = CoreDataEntity(context: self.moc)
+      try self.moc.save()
     }
   }
 
   /// Renames the entity and saves it.
   public func rename(to newName: String) async throws {
     try await moc.perform {
-      entity?.name = newName
-      try moc.save()
+      self.entity?.name = newName
+      try self.moc.save()
     }
   }
 
   /// The entity's name, or nil before `configure()`.
   public func name() async -> String? {
-    await moc.perform { entity?.name }
+    await moc.perform { self.entity?.name }
   }
 }

@@ -1,10 +1,12 @@
 import ManagedObjectCore
 
-/// The same controller as an actor (slides 16–22). It compiles without a single warning, and it
-/// is just as wrong: an actor guarantees that one job runs at a time, not on which thread. Its
-/// jobs run on the cooperative thread pool, never on the context's queue.
+/// The same controller as an actor (slides 16–22). As the talk has it, it compiles without a
+/// single warning and is just as wrong: an actor guarantees that one job runs at a time, not on
+/// which thread. Its jobs run on the cooperative thread pool, never on the context's queue.
 public actor CoreDataControllerActor {
-  private var entity: CoreDataEntity?
+  // Not the entity: a `perform` block is `@Sendable`, so it can neither reach the actor's state
+  // nor take a managed object in with it. The object's ID can go anywhere.
+  private var entityID: ManagedObjectID?
   private let moc: ManagedObjectContext
 
   public init(container: PersistentContainer) {
@@ -14,28 +16,31 @@ public actor CoreDataControllerActor {
 
   /// Inserts the entity and saves it.
   public func configure() async throws {
-    // The block runs on the context's queue, not on the actor: it returns the entity, and the
+    // The block runs on the context's queue, not on the actor: it hands back the ID, and the
     // actor keeps it once the block is done.
-    let moc = self.moc
-    entity = try await moc.perform {
-      let entity = CoreDataEntity(context: moc)
-      try moc.save()
-      return entity
+    entityID = try await moc.perform {
+      let entity = CoreDataEntity(context: self.moc)
+      try self.moc.save()
+      return entity.objectID
     }
   }
 
   /// Renames the entity and saves it.
   public func rename(to newName: String) async throws {
-    let entity = self.entity  // actor state, read on the actor
+    guard let entityID else { return }  // actor state, read on the actor
     try await moc.perform {
-      entity?.name = newName  // the managed object, used on its context's queue
-      try moc.save()
+      // The same context made it, so the lookup finds the registered object.
+      let entity = try self.moc.existingObject(with: entityID, as: CoreDataEntity.self)
+      entity.name = newName
+      try self.moc.save()
     }
   }
 
   /// The entity's name, or nil before `configure()`.
   public func name() async -> String? {
-    let entity = self.entity
-    return await moc.perform { entity?.name }
+    guard let entityID else { return nil }
+    return await moc.perform {
+      try? self.moc.existingObject(with: entityID, as: CoreDataEntity.self).name
+    }
   }
 }

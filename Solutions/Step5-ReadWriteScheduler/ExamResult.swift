@@ -1,7 +1,7 @@
 import ManagedObjectCore
 
 /// The 2024 talk's running example: a student's exam result.
-public final class ExamResult: ManagedObject {
+nonisolated public final class ExamResult: ManagedObject {
   @Attribute public var name: String = ""
   @Attribute public var score: Int = 0
 }

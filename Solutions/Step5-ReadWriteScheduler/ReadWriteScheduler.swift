@@ -9,8 +9,9 @@ public enum SchedulerError: Error, Equatable {
 /// Runs blocks of persistence work, each with a fresh context: reads side by side, writes alone
 /// (the 2024 talk's closing idea, as databases do it: many readers or one writer).
 ///
-/// Blocks return only Sendable values: a managed object must not leave its block.
-public final class ReadWriteScheduler: Sendable {
+/// Blocks are `@Sendable` and return only Sendable values: they run on a context's queue, so they
+/// capture no actor state, and a managed object never leaves its block.
+nonisolated public final class ReadWriteScheduler: Sendable {
   private enum Access {
     case read, write
   }
@@ -71,23 +72,20 @@ public final class ReadWriteScheduler: Sendable {
 
   /// Runs `block` alongside other reads, never alongside a write. The context is read-only.
   public func executeRead<Result: Sendable>(
-    isolation: isolated (any Actor)? = #isolation,
-    _ block: (ManagedObjectContext) throws -> Result
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
-    try await execute(.read, isolation: isolation, block)
+    try await execute(.read, block)
   }
 
   /// Runs `block` alone: no read and no other write at the same time; first come, first served.
   public func executeWrite<Result: Sendable>(
-    isolation: isolated (any Actor)? = #isolation,
-    _ block: (ManagedObjectContext) throws -> Result
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
-    try await execute(.write, isolation: isolation, block)
+    try await execute(.write, block)
   }
 
   private func execute<Result: Sendable>(
-    _ access: Access, isolation: isolated (any Actor)?,
-    _ block: (ManagedObjectContext) throws -> Result
+    _ access: Access, _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
     guard Self.running != ObjectIdentifier(self) else { throw SchedulerError.reentrantCall }
     try await acquire(access)

@@ -2,7 +2,7 @@ import Foundation
 import ManagedObjectCore
 
 /// The app code of the 2024 talk, on the scheduler: read-modify-write of a score, and reads.
-public struct ScoreBoard: Sendable {
+nonisolated public struct ScoreBoard: Sendable {
   public let scheduler: ReadWriteScheduler
 
   public init(scheduler: ReadWriteScheduler) {

@@ -2,9 +2,8 @@ import ManagedObjectCore
 
 /// The executor of one model actor: it runs the actor's jobs inside its own context's `perform`.
 ///
-/// Invariant for `@unchecked Sendable`: `context` is used only on its queue, by the jobs this
-/// executor runs there, or inside the context's own `perform`.
-public final class ModelActorExecutor: SerialExecutor, @unchecked Sendable {
+/// Plainly Sendable, as `SerialExecutor` requires: its one property, the context, is Sendable.
+public final class ModelActorExecutor: SerialExecutor {
   public let context: ManagedObjectContext
 
   public init(context: ManagedObjectContext) {

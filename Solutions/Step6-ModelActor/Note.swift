@@ -1,6 +1,6 @@
 import ManagedObjectCore
 
 /// The entity of this step: a note with some text.
-public final class Note: ManagedObject {
+nonisolated public final class Note: ManagedObject {
   @Attribute public var text: String = ""
 }

@@ -195,16 +195,15 @@ final class ContextCore: Sendable {
 
   // MARK: - Perform
 
-  func enqueue(_ block: @escaping () -> Void) {
+  func enqueue(_ block: @escaping @Sendable () -> Void) {
     let frame = ownFrame()
-    let transfer = ConfinedTransfer(block)
     queue.async {
-      PerformScope.run(frame: frame) { transfer.value() }
+      PerformScope.run(frame: frame, block)
     }
   }
 
   func performAndWait<Result, Failure: Error>(
-    _ block: () throws(Failure) -> Result
+    _ block: @Sendable () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let frame = nestedFrame()
     if isInScope {
@@ -219,25 +218,21 @@ final class ContextCore: Sendable {
   }
 
   func perform<Result, Failure: Error>(
-    isolation: isolated (any Actor)?,
     schedule: ManagedObjectContext.ScheduledTaskType,
-    _ block: () throws(Failure) -> Result
+    _ block: @escaping @Sendable () throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     if schedule == .immediate, isInScope {
       return try PerformScope.run(frame: nestedFrame(), block)
     }
     let frame = ownFrame()
-    let outcome: Swift.Result<Result, Failure> = await withoutActuallyEscaping(block) {
-      escapable in
-      let pending = PendingBlock(escapable)
-      await withUnsafeContinuation(isolation: isolation) {
-        (continuation: UnsafeContinuation<Void, Never>) in
-        queue.async {
-          PerformScope.run(frame: frame) { pending.run() }
-          continuation.resume()
+    let outcome = await withUnsafeContinuation {
+      (continuation: UnsafeContinuation<Swift.Result<Result, Failure>, Never>) in
+      queue.async {
+        let outcome = PerformScope.run(frame: frame) {
+          Swift.Result { () throws(Failure) -> Result in try block() }
         }
+        continuation.resume(returning: outcome)
       }
-      return pending.takeOutcome()
     }
     return try outcome.get()
   }

@@ -12,8 +12,10 @@ import Foundation
 /// The UI context never saves; writes never happen on the main queue.
 public final class ContextStack: Sendable {
   public let container: PersistentContainer
-  private let root: SharedContextReference
-  private let main: SharedContextReference
+  /// The private-queue context on the store; every save ends here.
+  public let rootSavingContext: ManagedObjectContext
+  /// The main-queue context for the UI, a child of the root that merges the root's saves.
+  public let defaultContext: ManagedObjectContext
 
   public init(container: PersistentContainer) {
     self.container = container
@@ -23,15 +25,9 @@ public final class ContextStack: Sendable {
     let main = root.newChildContext(concurrencyType: .mainQueue)
     main.name = "defaultContext"
     main.automaticallyMergesChangesFromParent = true
-    self.root = SharedContextReference(root)
-    self.main = SharedContextReference(main)
+    rootSavingContext = root
+    defaultContext = main
   }
-
-  /// The private-queue context on the store; every save ends here.
-  public var rootSavingContext: ManagedObjectContext { root.context }
-
-  /// The main-queue context for the UI, a child of the root that merges the root's saves.
-  public var defaultContext: ManagedObjectContext { main.context }
 
   /// A new private-queue child of the root, for background work.
   public func newContext() -> ManagedObjectContext {
@@ -43,7 +39,7 @@ public final class ContextStack: Sendable {
   /// Runs `block` in a new local context, saves it and its parents up to the store, and returns
   /// the block's result once the store has the changes.
   public func save<Result: Sendable>(
-    _ block: (ManagedObjectContext) throws -> Result
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
     let local = newContext()
     let result = try await local.perform {
@@ -62,7 +58,7 @@ public final class ContextStack: Sendable {
   /// Runs `block` in a new local context on that context's queue and returns at once; saves up
   /// to the store afterwards, then calls `completion` on the root's queue.
   public func save(
-    _ block: @escaping (ManagedObjectContext) throws -> Void,
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Void,
     completion: (@Sendable (Swift.Result<Void, any Error>) -> Void)? = nil
   ) {
     let local = newContext()
@@ -101,7 +97,7 @@ public final class ContextStack: Sendable {
   /// Runs `block` in a new local context and saves up to the store, blocking the calling thread
   /// until the store has the changes (MagicalRecord's `saveWithBlockAndWait:`). Not from the
   /// cooperative pool: it blocks a thread.
-  public func saveAndWait(_ block: (ManagedObjectContext) throws -> Void) throws {
+  public func saveAndWait(_ block: @Sendable (ManagedObjectContext) throws -> Void) throws {
     let local = newContext()
     try local.performAndWait {
       try block(local)

@@ -233,3 +233,11 @@ enum EntityNames {
 final class FaultBatch {
   var rows: [SourceRow] = []
 }
+
+/// Not Sendable, as `NSManagedObject` is `NS_SWIFT_NONSENDABLE` in the iOS 26 SDK: an object
+/// belongs to its context's queue. Saying so explicitly makes a subclass that declares `Sendable`
+/// a diagnosed mistake, also when the subclass is isolated to a global actor (SE-0434).
+@available(
+  *, unavailable, message: "a managed object is confined to its context; pass its objectID"
+)
+extension ManagedObject: Sendable {}

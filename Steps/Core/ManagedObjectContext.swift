@@ -3,18 +3,23 @@ import Foundation
 
 /// A scratchpad of managed objects with its own serial queue, like `NSManagedObjectContext`.
 ///
-/// Not Sendable. Everything but the `perform` family, `name`, `mergePolicy` and
-/// `automaticallyMergesChangesFromParent` must be used inside `perform` or `performAndWait` (or,
-/// for the main-queue ``PersistentContainer/viewContext``, on the main queue). Uses from anywhere
-/// else are confinement violations, reported by the container's checker.
-public final class ManagedObjectContext {
+/// Sendable, as `NSManagedObjectContext` is in the iOS 26 / macOS 26 SDK: a reference to it may
+/// travel anywhere, because what it offers from anywhere is thread-safe: routing a `@Sendable`
+/// block to its queue (`perform`, `performAndWait`), and `name`, `mergePolicy` and the other
+/// locked settings. Everything else (inserting, fetching, saving, and its objects, which are not
+/// Sendable) must be used inside `perform` or `performAndWait` (or, for the main-queue
+/// ``PersistentContainer/viewContext``, on the main queue). Uses from anywhere else are
+/// confinement violations, reported by the container's checker. All of the context's state lives
+/// in its `ContextCore`, behind that core's lock, so sharing the reference shares no unguarded
+/// state; see `Steps/Core/CONCURRENCY.md`.
+public final class ManagedObjectContext: Sendable {
   /// Which queue the context's blocks run on.
   public enum ConcurrencyType: Sendable, Hashable {
     case privateQueue
     case mainQueue
   }
 
-  /// How the async ``perform(isolation:schedule:_:)`` runs its block, like Core Data's.
+  /// How the async ``perform(schedule:_:)`` runs its block, like Core Data's.
   public enum ScheduledTaskType: Sendable, Hashable {
     /// Run inline when the caller is already in this context's perform scope, else enqueue.
     case immediate
@@ -83,27 +88,33 @@ public final class ManagedObjectContext {
   // MARK: - Perform
 
   /// Enqueues `block` on the context's queue and returns at once.
-  public func perform(_ block: @escaping () -> Void) {
+  ///
+  /// The block is `@Sendable`, as in the iOS 26 SDK: it runs on the context's queue, not where
+  /// it was written, so it may capture only Sendable values (the context, object IDs, plain
+  /// values), never actor state or a managed object from outside.
+  public func perform(_ block: @escaping @Sendable () -> Void) {
     core.enqueue(block)
   }
 
   /// Runs `block` on the context's queue and returns its result.
   ///
-  /// The block is not `@Sendable`: it may capture this context and its objects, which are
-  /// confined to the queue it runs on. Its result comes back in the caller's isolation region,
-  /// so the compiler still stops a managed object from being sent on to another actor.
+  /// `nonisolated` and not `nonisolated(nonsending)`, like Core Data's: the call leaves the
+  /// caller's actor, and the block runs on the context's queue. With ``ScheduledTaskType/immediate``
+  /// a caller already on this context's queue runs the block inline.
+  ///
+  /// Core Data declares it `rethrows`; the core uses typed throws, which is the same for every
+  /// closure that does not spell out `throws(SomeError)` (see the README's fidelity table).
   public func perform<Result, Failure: Error>(
-    isolation: isolated (any Actor)? = #isolation,
     schedule: ScheduledTaskType = .immediate,
-    _ block: () throws(Failure) -> Result
+    _ block: @escaping @Sendable () throws(Failure) -> Result
   ) async throws(Failure) -> Result {
-    try await core.perform(isolation: isolation, schedule: schedule, block)
+    try await core.perform(schedule: schedule, block)
   }
 
   /// Runs `block` on the context's queue and waits for it. Reentrant: called from inside this
   /// context's perform scope it runs inline. Code inside may also use the context that called it.
   public func performAndWait<Result, Failure: Error>(
-    _ block: () throws(Failure) -> Result
+    _ block: @Sendable () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try core.performAndWait(block)
   }
@@ -255,6 +266,3 @@ public final class ManagedObjectContext {
     core.mergeChanges(fromContextDidSave: note)
   }
 }
-
-@available(*, unavailable, message: "a context is confined to its queue; pass objectIDs instead")
-extension ManagedObjectContext: Sendable {}

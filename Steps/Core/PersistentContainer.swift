@@ -8,7 +8,9 @@ public final class PersistentContainer: Sendable {
   let store = InMemoryStore()
   let reporter: ViolationReporter
   let hub = SaveHub()
-  private let mainContext: SharedContextReference
+  /// The main-queue context, for the UI. Use it on the main queue (the main actor) or in its
+  /// `perform`.
+  public let viewContext: ManagedObjectContext
 
   /// - Parameter concurrencyChecking: ``ConcurrencyCheckingPolicy/record`` (the default) keeps
   ///   violations in ``violations``; ``ConcurrencyCheckingPolicy/trap`` stops the process like
@@ -19,13 +21,9 @@ public final class PersistentContainer: Sendable {
     reporter = ViolationReporter(policy: concurrencyChecking)
     let core = ContextCore(
       concurrencyType: .mainQueue, store: store, reporter: reporter, hub: hub, name: "viewContext")
-    mainContext = SharedContextReference(ManagedObjectContext(core: core))
+    viewContext = ManagedObjectContext(core: core)
     hub.register(core)
   }
-
-  /// The main-queue context, for the UI. Use it on the main queue (the main actor) or in its
-  /// `perform`.
-  public var viewContext: ManagedObjectContext { mainContext.context }
 
   /// A new private-queue context. Each call makes a new one.
   public func newBackgroundContext() -> ManagedObjectContext {
@@ -36,20 +34,22 @@ public final class PersistentContainer: Sendable {
   }
 
   /// Runs `block` with a new private-queue context on that context's queue, and returns at once.
-  public func performBackgroundTask(_ block: @escaping (ManagedObjectContext) -> Void) {
+  ///
+  /// Stricter than Core Data, whose block here is not `@Sendable` even in the iOS 26 SDK: the
+  /// block runs on the new context's queue, so it must not capture what belongs elsewhere.
+  public func performBackgroundTask(_ block: @escaping @Sendable (ManagedObjectContext) -> Void) {
     let context = newBackgroundContext()
-    let transfer = ConfinedTransfer(block)
-    context.core.enqueue { transfer.value(context) }
+    context.perform { block(context) }
   }
 
   /// Runs `block` with a new private-queue context on that context's queue and returns its
   /// result, which must be Sendable: objects of the context must not outlive the block.
   public func performBackgroundTask<Result: Sendable, Failure: Error>(
-    _ block: (ManagedObjectContext) throws(Failure) -> Result
+    _ block: @escaping @Sendable (ManagedObjectContext) throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     let context = newBackgroundContext()
-    return try await context.core.perform(isolation: nil, schedule: .enqueued) {
-      () throws(Failure) -> Result in try block(context)
+    return try await context.perform(schedule: .enqueued) { () throws(Failure) -> Result in
+      try block(context)
     }
   }
 

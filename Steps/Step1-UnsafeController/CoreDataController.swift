@@ -5,7 +5,7 @@ import ManagedObjectCore
 ///
 /// Callers share one controller between tasks, so it is declared `@unchecked Sendable`: a
 /// promise to the compiler that the class is safe to use from several threads.
-public final class CoreDataController: @unchecked Sendable {
+nonisolated public final class CoreDataController: @unchecked Sendable {
   // TODO: the promise above is broken: `moc` and `entity` are used on the caller's thread.
   // It holds once every use of them runs inside `moc.perform`, on the context's queue.
   private var entity: CoreDataEntity?

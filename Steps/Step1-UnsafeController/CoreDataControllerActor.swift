@@ -1,9 +1,11 @@
 import ManagedObjectCore
 
-/// The same controller as an actor (slides 16–22). It compiles without a single warning, and it
-/// is just as wrong: an actor guarantees that one job runs at a time, not on which thread. Its
-/// jobs run on the cooperative thread pool, never on the context's queue.
+/// The same controller as an actor (slides 16–22). As the talk has it, it compiles without a
+/// single warning and is just as wrong: an actor guarantees that one job runs at a time, not on
+/// which thread. Its jobs run on the cooperative thread pool, never on the context's queue.
 public actor CoreDataControllerActor {
+  // TODO: a `perform` block is `@Sendable`: it cannot reach this actor's state, nor take a
+  // managed object in with it, so the entity cannot stay here. Keep something that can cross.
   private var entity: CoreDataEntity?
   private let moc: ManagedObjectContext
 
@@ -14,21 +16,22 @@ public actor CoreDataControllerActor {
 
   /// Inserts the entity and saves it.
   public func configure() async throws {
-    // TODO: insert and save inside `moc.perform`, then keep the entity in the actor.
+    // TODO: insert and save inside `moc.perform`; let the block hand back what the actor keeps.
     entity = CoreDataEntity(context: moc)
     try moc.save()
   }
 
   /// Renames the entity and saves it.
   public func rename(to newName: String) async throws {
-    // TODO: read `entity` on the actor, then rename and save inside `moc.perform`.
+    // TODO: read the kept value on the actor, then find the entity, rename and save, all inside
+    // `moc.perform`.
     entity?.name = newName
     try moc.save()
   }
 
   /// The entity's name, or nil before `configure()`.
   public func name() async -> String? {
-    // TODO: read the attribute inside `moc.perform`.
+    // TODO: find the entity and read the attribute inside `moc.perform`.
     entity?.name
   }
 }

@@ -1,6 +1,6 @@
 import ManagedObjectCore
 
 /// The talks' running example: an entity with one attribute.
-public final class CoreDataEntity: ManagedObject {
+nonisolated public final class CoreDataEntity: ManagedObject {
   @Attribute public var name: String = ""
 }

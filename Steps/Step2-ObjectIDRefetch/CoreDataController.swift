@@ -41,14 +41,15 @@ public final class CoreDataController: @unchecked Sendable {
 
   /// Renames the entity from a fresh background context, and saves.
   public func update(_ newName: String) async throws {
-    guard let entity else { throw NotConfiguredError() }
+    guard entity != nil else { throw NotConfiguredError() }
     let moc = container.newBackgroundContext()
     moc.name = "update"
     moc.mergePolicy = .mergeByPropertyObjectTrump
     try await moc.perform {
-      // TODO: `entity` belongs to the context `configure` made, not to `moc`. Refetch it here
-      // with `try moc.existingObject(with: id, as: CoreDataEntity.self)`; let its error through.
-      entity.name = newName
+      // TODO: `self.entity` belongs to the context `configure` made, not to `moc`: the block
+      // reaches it only through the unchecked promise (capturing the object itself does not
+      // compile). Refetch the entity here, in `moc`, from the kept ID; let the error through.
+      self.entity?.name = newName
       try moc.save()
     }
   }

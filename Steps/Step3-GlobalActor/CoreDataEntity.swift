@@ -1,11 +1,10 @@
 import ManagedObjectCore
 
-/// The talks' running example. Not Sendable: the compiler will not let it cross an actor
-/// boundary, so nothing can hold on to it safely.
-// TODO: isolate it to the global actor, and say it is Sendable:
-// `@CoreDataActor public final class CoreDataEntity: ManagedObject, Sendable`. Then only code on
-// CoreDataActor can touch `name`, and the entity may cross actors. (Swift infers Sendable for a
-// global-actor class only when its superclass is Sendable; `ManagedObject` is not.)
+/// The talks' running example. Nothing but discipline keeps code off the wrong thread: any
+/// function, isolated or not, may read and write `name`.
+// TODO: isolate the entity to the global actor, so that only code on CoreDataActor can touch
+// `name`. Do not declare it Sendable as the 2023 talk did: `ManagedObject` is not Sendable, and
+// neither is a subclass of it (SE-0434); the compiler now says so.
 public final class CoreDataEntity: ManagedObject {
   @Attribute public var name: String = ""
 }

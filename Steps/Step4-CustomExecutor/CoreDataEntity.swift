@@ -1,9 +1,9 @@
 import ManagedObjectCore
 
 /// The talks' running example, isolated to the global actor: only code on CoreDataActor can
-/// touch `name`. Isolation is what makes sharing it safe; `Sendable` has to be said explicitly,
-/// because Swift infers it only when the superclass is Sendable, and `ManagedObject` is not.
+/// touch `name`. It stays non-Sendable (SE-0434: a global-actor subclass of a non-Sendable class
+/// is not Sendable), so it never leaves the actor; its `objectID` and its values do.
 @CoreDataActor
-public final class CoreDataEntity: ManagedObject, Sendable {
+public final class CoreDataEntity: ManagedObject {
   @Attribute public var name: String = ""
 }

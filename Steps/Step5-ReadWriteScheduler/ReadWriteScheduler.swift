@@ -8,8 +8,9 @@ public enum SchedulerError: Error, Equatable {
 /// Runs blocks of persistence work, each with a fresh context: reads side by side, writes alone
 /// (the 2024 talk's closing idea, as databases do it: many readers or one writer).
 ///
-/// Blocks return only Sendable values: a managed object must not leave its block.
-public final class ReadWriteScheduler: Sendable {
+/// Blocks are `@Sendable` and return only Sendable values: they run on a context's queue, so they
+/// capture no actor state, and a managed object never leaves its block.
+nonisolated public final class ReadWriteScheduler: Sendable {
   private let container: PersistentContainer
 
   public init(container: PersistentContainer) {
@@ -24,8 +25,7 @@ public final class ReadWriteScheduler: Sendable {
 
   /// Runs `block` alongside other reads, never alongside a write. The context is read-only.
   public func executeRead<Result: Sendable>(
-    isolation: isolated (any Actor)? = #isolation,
-    _ block: (ManagedObjectContext) throws -> Result
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
     // TODO: wait until no write runs or waits ahead of this read, then run; release afterwards,
     // also when the block throws. Make the context read-only (`context.isReadOnly = true`).
@@ -36,8 +36,7 @@ public final class ReadWriteScheduler: Sendable {
 
   /// Runs `block` alone: no read and no other write at the same time; first come, first served.
   public func executeWrite<Result: Sendable>(
-    isolation: isolated (any Actor)? = #isolation,
-    _ block: (ManagedObjectContext) throws -> Result
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
     // TODO: wait until nothing runs and nothing waits ahead; a caller cancelled while it waits
     // throws CancellationError and leaves the queue. A block that calls back into this

@@ -3,9 +3,8 @@ import ManagedObjectCore
 
 /// The executor of one model actor: it runs the actor's jobs inside its own context's `perform`.
 ///
-/// Invariant for `@unchecked Sendable`: `context` is used only on its queue, by the jobs this
-/// executor runs there, or inside the context's own `perform`.
-public final class ModelActorExecutor: SerialExecutor, @unchecked Sendable {
+/// Plainly Sendable, as `SerialExecutor` requires: its one property, the context, is Sendable.
+public final class ModelActorExecutor: SerialExecutor {
   public let context: ManagedObjectContext
   /// A serial queue to run jobs on until `enqueue` is written: safe, but not the context's queue.
   private let standIn = DispatchQueue(label: "ModelActorExecutor.standIn")

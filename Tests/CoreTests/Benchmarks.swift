@@ -120,7 +120,7 @@ struct Benchmarks {
 
   /// Runs `body` in a fresh container and reports its time and peak memory.
   private static func measureInsert(
-    _ name: String, _ body: (ManagedObjectContext) throws -> Void
+    _ name: String, _ body: @Sendable (ManagedObjectContext) throws -> Void
   ) throws -> Double {
     let container = PersistentContainer(name: "bench")
     let context = container.newBackgroundContext()
@@ -184,21 +184,25 @@ struct Benchmarks {
     }
     var grouped: [String: Int] = [:]
     let dictionaries = try Self.clock.measure {
-      let request = FetchRequest<Counter>()
-      request.propertiesToGroupBy = ["name"]
-      request.propertiesToFetch = [
-        .attribute("name"), .expression(name: "total", function: .sum, attribute: "value"),
-      ]
-      let rows = try context.performAndWait { try context.fetchDictionaries(request) }
+      let rows = try context.performAndWait {
+        let request = FetchRequest<Counter>()
+        request.propertiesToGroupBy = ["name"]
+        request.propertiesToFetch = [
+          .attribute("name"), .expression(name: "total", function: .sum, attribute: "value"),
+        ]
+        return try context.fetchDictionaries(request)
+      }
       for row in rows { grouped[row["name"] as! String] = row["total"] as? Int }
     }
     let reader = container.newBackgroundContext()
     var inSwift: [String: Int] = [:]
     let objects = try Self.clock.measure {
-      try reader.performAndWait {
+      inSwift = try reader.performAndWait {
+        var totals: [String: Int] = [:]
         for counter in try reader.fetch(FetchRequest<Counter>()) {
-          inSwift[counter.name, default: 0] += counter.value
+          totals[counter.name, default: 0] += counter.value
         }
+        return totals
       }
     }
     precondition(grouped == inSwift && grouped.count == 100)

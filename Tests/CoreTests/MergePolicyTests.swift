@@ -26,7 +26,7 @@ private struct StaleSave {
   }
 
   func edit(
-    _ context: ManagedObjectContext, _ change: @escaping (Counter) -> Void
+    _ context: ManagedObjectContext, _ change: @escaping @Sendable (Counter) -> Void
   ) async throws {
     // The copy registered at setup, stale by design: no refetch that might refresh it.
     try await context.perform {

@@ -103,10 +103,11 @@ struct RelationshipTests {
     }
     try await first.perform {
       let ann = try first.existingObject(with: authorID, as: Author.self)
+      let smuggled = Smuggled(ann)
       second.performAndWait {
         let book = Book(context: second)
         book.title = "Foreign"
-        book.author = ann
+        book.author = smuggled.value
         #expect(book.author == nil)
       }
       #expect(ann.books.isEmpty)

@@ -124,6 +124,8 @@ enum Breach: String, CaseIterable, Codable, Sendable, CustomTestStringConvertibl
       try a.save()
       return book
     }
+    // Blocks below that break the rule have to smuggle the object in: they are @Sendable.
+    let kept = Smuggled(book)
     switch self {
     case .readOutsidePerform:
       _ = book.title
@@ -136,7 +138,7 @@ enum Breach: String, CaseIterable, Codable, Sendable, CustomTestStringConvertibl
         }
       }
     case .saveOutsidePerform:
-      await a.perform { book.pages = 2 }
+      await a.perform { kept.value.pages = 2 }
       try a.save()
     case .viewContextFromDetachedTask:
       try await Task.detached {
@@ -151,12 +153,14 @@ enum Breach: String, CaseIterable, Codable, Sendable, CustomTestStringConvertibl
         try b.save()
         return author.objectID
       }
-      let author = try await b.perform { try b.existingObject(with: id, as: Author.self) }
-      await a.perform { book.author = author }
+      let author = try await b.perform {
+        Smuggled(try b.existingObject(with: id, as: Author.self))
+      }
+      await a.perform { kept.value.author = author.value }
     case .readAfterReset:
       await a.perform {
         a.reset()
-        _ = book.title
+        _ = kept.value.title
       }
     }
   }
@@ -185,10 +189,12 @@ private func legalWorkload(_ policy: ConcurrencyCheckingPolicy) async throws
     return (book, book.objectID)
   }
 
-  // Nested performAndWait: B's block may touch A, which is blocked waiting for it.
+  // Nested performAndWait: B's block may touch A, which is blocked waiting for it. Legal at run
+  // time; the compiler still wants the object smuggled into the @Sendable block.
+  let outer = Smuggled(book)
   let pages = try await a.perform {
     try b.performAndWait {
-      book.pages += 1
+      outer.value.pages += 1
       let mine = try b.existingObject(with: bookID, as: Book.self)
       mine.note = "read in B"
       try b.save()
@@ -308,24 +314,26 @@ private func illegalWorkload(_ policy: ConcurrencyCheckingPolicy) async throws -
     try b.save()
     return author.objectID
   }
-  let foreign = try await b.perform { try b.existingObject(with: authorID, as: Author.self) }
+  let foreign = try await b.perform {
+    Smuggled(try b.existingObject(with: authorID, as: Author.self))
+  }
   let related = await a.perform {
-    book.author = foreign
-    return book.author != nil
+    task.value.author = foreign.value
+    return task.value.author != nil
   }
   if related { problems.append("a cross-context relationship was set") }
 
   let (titles, note) = try await b.perform {
     let titles = try b.fetch(FetchRequest<Book>(sortDescriptors: [SortDescriptor(\Book.title)]))
       .map { "\($0.title) \($0.pages)" }
-    return (titles, try b.existingObject(with: book.objectID, as: Book.self).note)
+    return (titles, try b.existingObject(with: task.value.objectID, as: Book.self).note)
   }
   if titles != ["Dune 1", "Emma 0"] { problems.append("the store holds \(titles)") }
   if note != nil { problems.append("an unsaved note reached the store: \(note ?? "")") }
 
   let afterReset = await a.perform {
     a.reset()
-    return book.title
+    return task.value.title
   }
   if afterReset != "Dune" { problems.append("read '\(afterReset)' after reset") }
   return IllegalOutcome(

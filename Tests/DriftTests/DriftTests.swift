@@ -177,7 +177,7 @@ enum PublicAPI {
 
   static let lessons: [String: Lesson] = [
     "Step2": Lesson(sendability: true),
-    "Step3": Lesson(isolation: ["CoreDataActor"], sendability: true),
+    "Step3": Lesson(isolation: ["CoreDataActor"]),
     "Step4": Lesson(solutionOnly: executorWitnesses),
     "Step6": Lesson(solutionOnly: executorWitnesses),
   ]

@@ -126,25 +126,48 @@ struct Step3ProbeTests {
     let subject: Subject
     let probe: String
     let check: String
+    let starter: StarterOutcome
     var testDescription: String { "\(subject.side.rawValue) · \(probe)" }
   }
 
-  static let probes: [(name: String, check: String)] = [
-    ("EntityCrossesActors", "an entity made on CoreDataActor can be handed to another actor"),
-    ("SetterNeedsTheActor", "setting name from a nonisolated function does not compile"),
-    ("SaveNeedsAwait", "calling save() from outside without await does not compile"),
-    ("FetchRequestStaysInside", "a fetch request built outside cannot be shared with the actor"),
+  /// The first three are what isolating the types buys, so the starter fails them. The last
+  /// three hold on both sides: they are the facts the lesson stands on (SE-0434).
+  static let probes: [(name: String, check: String, starter: StarterOutcome)] = [
+    (
+      "SetterNeedsTheActor", "setting name from a nonisolated function does not compile",
+      .failsOnStarter
+    ),
+    (
+      "SaveNeedsAwait", "calling save() from outside without await does not compile",
+      .failsOnStarter
+    ),
+    (
+      "FetchRequestStaysInside", "a fetch request built outside cannot be shared with the actor",
+      .failsOnStarter
+    ),
+    (
+      "EntityStaysOnTheActor", "an entity made on CoreDataActor cannot be handed to another actor",
+      .passesOnStarter
+    ),
+    (
+      "IDAndValuesCrossActors", "the entity's objectID and values cross to another actor",
+      .passesOnStarter
+    ),
+    (
+      "SendableEntityIsDiagnosed", "declaring an isolated entity Sendable draws a warning",
+      .passesOnStarter
+    ),
   ]
 
   static let cases: [Case] = Subject.all.flatMap { subject in
-    probes.map { Case(subject: subject, probe: $0.name, check: $0.check) }
+    probes.map { Case(subject: subject, probe: $0.name, check: $0.check, starter: $0.starter) }
   }
 
   @Test("Compile probes: what the global actor makes the compiler check", arguments: cases)
   func probe(_ testCase: Case) async {
     let check = ExamCheck(
       step: "Step3", name: "probe \(testCase.probe): \(testCase.check)",
-      starter: .failsOnStarter, likelyCauseOfHang: "a compiler that does not finish")
+      starter: testCase.starter, likelyCauseOfHang: "a compiler that does not finish")
     await exam(testCase.subject.side, check, subject: testCase.testDescription) {
       try await expectProbe(
         testCase.probe, in: "Tests/Step3Tests/Probes", against: testCase.subject.module,
@@ -153,11 +176,11 @@ struct Step3ProbeTests {
   }
 
   static let lesson = Lesson(
-    rule: "A managed object and its context wrapper isolated to a global actor are Sendable; "
-      + "everything else about them is checked by the compiler: setters only on the actor, "
-      + "calls from outside only with await, non-Sendable values (a fetch request) only built "
-      + "inside.",
-    hint: "Mark CoreDataEntity (and declare it Sendable), CoreDataContext and CoreDataController "
-      + "with @CoreDataActor.",
+    rule: "Isolating the entity and the context wrapper to a global actor makes the compiler "
+      + "check every use: setters only on the actor, calls from outside only with await, "
+      + "non-Sendable values (a fetch request, the entity itself) only inside. The entity stays "
+      + "non-Sendable (SE-0434): its objectID and its values cross actors, the object does not.",
+    hint: "Mark CoreDataEntity, CoreDataContext and CoreDataController with @CoreDataActor, and "
+      + "do not declare the entity Sendable.",
     slide: "slides/03-global-actor.md#what-the-compiler-checks")
 }

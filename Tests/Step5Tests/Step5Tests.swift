@@ -117,7 +117,7 @@ struct Step5Tests {
       let occupancy = Occupancy()
       try await concurrently(60, "mixed reads and writes") { index in
         let isWrite = index % 3 == 0
-        let block: (ManagedObjectContext) throws -> Void = { context in
+        let block: @Sendable (ManagedObjectContext) throws -> Void = { context in
           occupancy.enter(isWrite)
           defer { occupancy.leave(isWrite) }
           _ = try score(named: "ann", in: context).value

@@ -10,26 +10,24 @@ import WorkshopSupport
 protocol Scheduler: Sendable {
   var waitingCount: Int { get }
   func executeRead<Result: Sendable>(
-    isolation: isolated (any Actor)?, _ block: (ManagedObjectContext) throws -> Result
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result
   func executeWrite<Result: Sendable>(
-    isolation: isolated (any Actor)?, _ block: (ManagedObjectContext) throws -> Result
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result
 }
 
 extension Scheduler {
   func read<Result: Sendable>(
-    isolation: isolated (any Actor)? = #isolation,
-    _ block: (ManagedObjectContext) throws -> Result
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
-    try await executeRead(isolation: isolation, block)
+    try await executeRead(block)
   }
 
   func write<Result: Sendable>(
-    isolation: isolated (any Actor)? = #isolation,
-    _ block: (ManagedObjectContext) throws -> Result
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
-    try await executeWrite(isolation: isolation, block)
+    try await executeWrite(block)
   }
 }
 
@@ -71,9 +69,9 @@ func score(named name: String, in context: ManagedObjectContext) throws -> Score
 }
 
 /// Adds 10 to a score: read, (optionally meet someone), write.
-func addTen(to name: String, meeting barrier: Barrier? = nil) -> (ManagedObjectContext) throws ->
-  Void
-{
+func addTen(
+  to name: String, meeting barrier: Barrier? = nil
+) -> @Sendable (ManagedObjectContext) throws -> Void {
   { context in
     let score = try score(named: name, in: context)
     let read = score.value

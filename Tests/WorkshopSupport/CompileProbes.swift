@@ -10,6 +10,11 @@ import Testing
 //
 //     // PROBE: compiles
 //     // PROBE: fails: can not be mutated | nonisolated context
+//     // PROBE: warns: already unavailable
+//
+// `compiles` means without a warning as well: Apple imports Core Data `@preconcurrency`, which
+// turns some errors into warnings, so a probe that only compiles proves less than it seems.
+// `warns` is for the lessons the compiler itself gives only as a warning.
 //
 // It imports the code under test as `Subject`; the runner compiles it once per side, with
 // `-module-alias Subject=Step3` (yours) or `Subject=Step3Solution`, against the modules the
@@ -21,9 +26,12 @@ import Testing
 /// One probe file and what it expects of the compiler.
 public struct CompileProbe: Sendable, CustomTestStringConvertible {
   public enum Expectation: Sendable, Equatable {
+    /// Compiles without an error or a warning.
     case compiles
     /// Fails with an error whose text contains every phrase (case-insensitive).
     case fails(mentioning: [String])
+    /// Compiles, with a warning whose text contains every phrase (case-insensitive).
+    case warns(mentioning: [String])
   }
 
   /// The file name without `.swift`.
@@ -42,25 +50,42 @@ public struct ProbeOutcome: Sendable {
   public let compiled: Bool
   /// The compiler's error lines, as it wrote them.
   public let errors: [String]
+  /// The compiler's warning lines, as it wrote them.
+  public let warnings: [String]
   public let seconds: Double
 
   /// Whether the compiler did what the probe expects.
   public var matches: Bool {
     switch probe.expectation {
     case .compiles:
-      return compiled
+      return compiled && warnings.isEmpty
     case .fails(let phrases):
-      let text = errors.joined(separator: "\n").lowercased()
-      return !compiled && phrases.allSatisfy { text.contains($0.lowercased()) }
+      return !compiled && Self.lines(errors, mention: phrases)
+    case .warns(let phrases):
+      return compiled && Self.lines(warnings, mention: phrases)
     }
+  }
+
+  private static func lines(_ lines: [String], mention phrases: [String]) -> Bool {
+    let text = lines.joined(separator: "\n").lowercased()
+    return phrases.allSatisfy { text.contains($0.lowercased()) }
   }
 
   /// A teaching description of a mismatch: what was expected, and the compiler's own words.
   public var mismatch: String {
-    let said = errors.isEmpty ? "(no errors)" : errors.joined(separator: "\n    ")
+    let diagnostics = errors + warnings
+    let said =
+      diagnostics.isEmpty ? "(no errors, no warnings)" : diagnostics.joined(separator: "\n    ")
     switch probe.expectation {
     case .compiles:
-      return "\(probe.path) must compile, but the compiler said:\n    \(said)"
+      return "\(probe.path) must compile without a warning, but the compiler said:\n    \(said)"
+    case .warns(let phrases):
+      let wanted = phrases.map { "\"\($0)\"" }.joined(separator: ", ")
+      return compiled
+        ? "\(probe.path) must compile with a warning mentioning \(wanted), but the compiler "
+          + "said:\n    \(said)"
+        : "\(probe.path) must compile (with a warning mentioning \(wanted)), but the compiler "
+          + "said:\n    \(said)"
     case .fails(let phrases):
       let wanted = phrases.map { "\"\($0)\"" }.joined(separator: ", ")
       return compiled
@@ -77,7 +102,8 @@ public enum ProbeError: Error, CustomStringConvertible {
   public var description: String {
     switch self {
     case .badHeader(let path):
-      "\(path) must start with `// PROBE: compiles` or `// PROBE: fails: phrase | phrase`."
+      "\(path) must start with `// PROBE: compiles`, `// PROBE: fails: phrase | phrase` or "
+        + "`// PROBE: warns: phrase | phrase`."
     }
   }
 }
@@ -96,9 +122,9 @@ public enum ProbeRunner {
         if header == "compiles" {
           expectation = .compiles
         } else if let header, header.hasPrefix("fails:") {
-          let phrases = header.dropFirst("fails:".count).split(separator: "|")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-          expectation = .fails(mentioning: phrases)
+          expectation = .fails(mentioning: phrases(header.dropFirst("fails:".count)))
+        } else if let header, header.hasPrefix("warns:") {
+          expectation = .warns(mentioning: phrases(header.dropFirst("warns:".count)))
         } else {
           throw ProbeError.badHeader(path)
         }
@@ -108,16 +134,23 @@ public enum ProbeRunner {
       }
   }
 
+  private static func phrases(_ list: Substring) -> [String] {
+    list.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+  }
+
   /// Compiles every probe against `module`, several at once, and returns the outcomes by name.
+  /// `flags` are added to the compiler's arguments (Xcode 26's defaults, for example).
   public static func run(
-    _ probes: [CompileProbe], against module: String
+    _ probes: [CompileProbe], against module: String, flags: [String] = []
   ) async throws -> [String: ProbeOutcome] {
     let compiler = try Toolchain.swiftc()
     let modules = try Toolchain.modulesDirectory()
     return try await withThrowingTaskGroup(of: ProbeOutcome.self) { group in
       for probe in probes {
         group.addTask {
-          try await compile(probe, module: module, compiler: compiler, modules: modules)
+          try await compile(
+            probe, module: module, compiler: compiler, modules: modules, flags: flags)
         }
       }
       var outcomes: [String: ProbeOutcome] = [:]
@@ -127,7 +160,7 @@ public enum ProbeRunner {
   }
 
   private static func compile(
-    _ probe: CompileProbe, module: String, compiler: URL, modules: URL
+    _ probe: CompileProbe, module: String, compiler: URL, modules: URL, flags: [String]
   ) async throws -> ProbeOutcome {
     let start = Date()
     let output = try await Toolchain.run(
@@ -136,12 +169,14 @@ public enum ProbeRunner {
         "-emit-sil", "-o", "/dev/null", "-swift-version", "6", "-parse-as-library",
         "-module-name", "Probe", "-I", modules.path, "-module-alias", "Subject=\(module)",
         probe.url.path,
-      ])
-    // The compiler's own error lines (`file:line:column: error: …`), not the excerpts it draws.
-    let errorLines = output.standardError.split(separator: "\n").map(String.init)
-      .filter { $0.hasPrefix("/") && $0.contains(": error: ") }
+      ] + flags)
+    // The compiler's own lines (`file:line:column: error: …`), not the excerpts it draws.
+    let lines = output.standardError.split(separator: "\n").map(String.init)
+      .filter { $0.hasPrefix("/") }
     return ProbeOutcome(
-      probe: probe, compiled: output.status == 0, errors: errorLines,
+      probe: probe, compiled: output.status == 0,
+      errors: lines.filter { $0.contains(": error: ") },
+      warnings: lines.filter { $0.contains(": warning: ") },
       seconds: Date().timeIntervalSince(start))
   }
 }

@@ -1,4 +1,4 @@
-// PROBE: fails: save() | nonisolated
+// PROBE: fails: save() | CoreDataActor
 // Calling the wrapper's save() from outside the actor without `await` does not compile.
 import ManagedObjectCore
 import Subject

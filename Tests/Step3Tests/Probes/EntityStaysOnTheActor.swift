@@ -1,5 +1,7 @@
-// PROBE: compiles
-// An entity made on CoreDataActor can be handed to another actor: it is Sendable.
+// PROBE: fails: non-Sendable | CoreDataEntity
+// An entity made on CoreDataActor cannot be handed to another actor. The 2023 talk declared it
+// Sendable so that it could; SE-0434 says a global-actor subclass of a non-Sendable class is not
+// Sendable, and `ManagedObject` (like `NSManagedObject` in the iOS 26 SDK) is not.
 import ManagedObjectCore
 import Subject
 
