@@ -2,7 +2,8 @@ import ManagedObjectCore
 
 /// The executor of one model actor: it runs the actor's jobs inside its own context's `perform`.
 ///
-/// Plainly Sendable, as `SerialExecutor` requires: its one property, the context, is Sendable.
+/// Plainly Sendable, as `SerialExecutor` requires: everything it holds is Sendable, the context
+/// included.
 public final class ModelActorExecutor: SerialExecutor {
   public let context: ManagedObjectContext
 

@@ -11,7 +11,7 @@ import Foundation
 /// ``PersistentContainer/viewContext``, on the main queue). Uses from anywhere else are
 /// confinement violations, reported by the container's checker. All of the context's state lives
 /// in its `ContextCore`, behind that core's lock, so sharing the reference shares no unguarded
-/// state; see `Steps/Core/CONCURRENCY.md`.
+/// state (the locks and their order: `EscapeHatches.swift`).
 public final class ManagedObjectContext: Sendable {
   /// Which queue the context's blocks run on.
   public enum ConcurrencyType: Sendable, Hashable {
@@ -21,7 +21,7 @@ public final class ManagedObjectContext: Sendable {
 
   /// How the async ``perform(schedule:_:)`` runs its block, like Core Data's.
   public enum ScheduledTaskType: Sendable, Hashable {
-    /// Run inline when the caller is already in this context's perform scope, else enqueue.
+    /// Run inline when the call is already in this context's perform scope, else enqueue.
     case immediate
     /// Always enqueue behind the blocks already waiting.
     case enqueued
@@ -99,8 +99,10 @@ public final class ManagedObjectContext: Sendable {
   /// Runs `block` on the context's queue and returns its result.
   ///
   /// `nonisolated` and not `nonisolated(nonsending)`, like Core Data's: the call leaves the
-  /// caller's actor, and the block runs on the context's queue. With ``ScheduledTaskType/immediate``
-  /// a caller already on this context's queue runs the block inline.
+  /// caller's actor first (SE-0338), and the block runs on the context's queue. So
+  /// ``ScheduledTaskType/immediate``, which runs the block inline when the call finds itself on
+  /// this context's queue, enqueues like ``ScheduledTaskType/enqueued`` when called from async
+  /// code: by the time it looks, the call is on the cooperative pool.
   ///
   /// Core Data declares it `rethrows`; the core uses typed throws, which is the same for every
   /// closure that does not spell out `throws(SomeError)` (see the README's fidelity table).

@@ -3,7 +3,8 @@ import ManagedObjectCore
 
 /// The executor of one model actor: it runs the actor's jobs inside its own context's `perform`.
 ///
-/// Plainly Sendable, as `SerialExecutor` requires: its one property, the context, is Sendable.
+/// Plainly Sendable, as `SerialExecutor` requires: everything it holds is Sendable, the context
+/// included.
 public final class ModelActorExecutor: SerialExecutor {
   public let context: ManagedObjectContext
   /// A serial queue to run jobs on until `enqueue` is written: safe, but not the context's queue.

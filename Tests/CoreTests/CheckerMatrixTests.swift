@@ -12,8 +12,9 @@ import WorkshopSupport
 // test then checks that an illegal row recorded exactly one violation, described precisely, and
 // that a legal row recorded none.
 //
-// Contexts and managed objects are not Sendable, so each row's closure creates everything it
-// touches. Rows that need an object on another thread on purpose carry it in `Smuggled`.
+// Managed objects are not Sendable, so each row's closure creates everything it touches. Rows
+// that need an object on another queue on purpose carry it in `Smuggled` (or a fixture that is
+// unchecked for the same reason): a @Sendable perform block would not take it otherwise.
 
 @Suite("Confinement checker matrix")
 struct CheckerMatrixTests {

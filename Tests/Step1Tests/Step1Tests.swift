@@ -71,8 +71,8 @@ struct Step1Tests {
     rule: "A context and its managed objects may only be used inside that context's perform "
       + "block. An actor guarantees that one job runs at a time, not on which thread.",
     hint: "Wrap every use of `moc` and `entity` in `try await moc.perform { … }`. In the actor, "
-      + "read actor state before the block and store results after it: the block runs on the "
-      + "context's queue, not on the actor.",
+      + "the block runs on the context's queue, not on the actor: read actor state before it, "
+      + "store results after it, and keep the entity's objectID, not the entity.",
     slide: "slides/01-unsafe-controller.md#the-rule")
 
   static let hangCause =
