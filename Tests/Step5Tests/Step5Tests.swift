@@ -11,7 +11,14 @@ struct Step5Tests {
     + "block that waits for the scheduler it runs in"
 
   static func check(_ name: String, _ starter: StarterOutcome) -> ExamCheck {
-    ExamCheck(step: "Step5", name: name, starter: starter, likelyCauseOfHang: hangCause)
+    ExamCheck(
+      step: "Step5", name: name, starter: starter, likelyCauseOfHang: hangCause,
+      whenStuck: lesson(
+        "Every caller that got a slot gives it back, on every path (success, error, "
+          + "cancellation), and every waiter is resumed exactly once: else the next caller waits "
+          + "forever.",
+        "Release in a `defer` right after `acquire` returned; on cancel, resume the waiter you "
+          + "removed from the queue, and only that one.", "the-foil"))
   }
 
   static func lesson(_ rule: String, _ hint: String, _ anchor: String) -> Lesson {

@@ -100,16 +100,21 @@ public struct ExamCheck: Sendable {
   public let likelyCauseOfHang: String
   /// How long the check may run before the watchdog ends the process.
   public let watchdogTimeout: Duration
+  /// What a bounded wait that ran out teaches, when the check gives up on one (a ``TimeoutError``
+  /// thrown out of its body): a wrong answer that makes a caller wait forever fails with this
+  /// lesson, not with a bare "did not finish".
+  public let whenStuck: Lesson?
 
   public init(
     step: String, name: String, starter: StarterOutcome, likelyCauseOfHang: String,
-    watchdogTimeout: Duration = .seconds(120)
+    watchdogTimeout: Duration = .seconds(120), whenStuck: Lesson? = nil
   ) {
     self.step = step
     self.name = name
     self.starter = starter
     self.likelyCauseOfHang = likelyCauseOfHang
     self.watchdogTimeout = watchdogTimeout
+    self.whenStuck = whenStuck
   }
 }
 
@@ -122,7 +127,14 @@ public var isVerifyMode: Bool {
 final class ExamScore: Sendable {
   @TaskLocal static var current: ExamScore?
 
+  /// The check's name, which every issue it records starts with, so that a failure can be told
+  /// apart from its neighbours in the output (and the wrong-answer gate can find it).
+  let check: String
   private let failures = Mutex(0)
+
+  init(check: String) {
+    self.check = check
+  }
 
   func recordFailure() { failures.withLock { $0 += 1 } }
   var failed: Bool { failures.withLock { $0 > 0 } }
@@ -144,7 +156,7 @@ public func exam(
     "\(check.step) — '\(check.name)' (\(label))", likelyCause: check.likelyCauseOfHang,
     after: check.watchdogTimeout)
   defer { Watchdog.shared.disarm(watch) }
-  let score = ExamScore()
+  let score = ExamScore(check: check.name)
   let knownIssue: String? =
     switch check.starter {
     case .failsOnStarter where isVerifyMode && side == .yours:
@@ -169,9 +181,16 @@ public func exam(
     } else {
       do {
         try await body()
+      } catch let timeout as TimeoutError where check.whenStuck != nil {
+        score.recordFailure()
+        Issue.record(
+          Comment(
+            rawValue: "Check: \(check.name)\nObserved: \(timeout) (\(check.likelyCauseOfHang))\n"
+              + check.whenStuck!.text), sourceLocation: sourceLocation)
       } catch {
         score.recordFailure()
-        Issue.record(error, sourceLocation: sourceLocation)
+        Issue.record(
+          Comment(rawValue: "Check: \(check.name)\n\(error)"), sourceLocation: sourceLocation)
       }
     }
   }

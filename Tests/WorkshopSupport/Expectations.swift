@@ -39,8 +39,10 @@ public func require(
 
 /// Records an issue and counts it for the exam's scoreboard line.
 func recordExamIssue(_ message: String, sourceLocation: SourceLocation) {
-  ExamScore.current?.recordFailure()
-  Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+  let score = ExamScore.current
+  score?.recordFailure()
+  let check = score.map { "Check: \($0.check)\n" } ?? ""
+  Issue.record(Comment(rawValue: check + message), sourceLocation: sourceLocation)
 }
 
 /// One violation per line (without the rule, which the lesson states), identical ones folded
