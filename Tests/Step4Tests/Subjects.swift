@@ -23,13 +23,16 @@ extension Step4Solution.CoreDataController: Controller {}
 actor Visitor {
   func ping() -> Int { 1 }
 
-  /// Create, read, update and delete through the controller, from this other actor.
-  func useController(_ controller: any Controller, name: String) async throws -> String? {
+  /// Create, read, update and delete through the controller, from this other actor: the name
+  /// after the rename, and after the delete (nil: the controller let go of the object).
+  func useController(
+    _ controller: any Controller, name: String
+  ) async throws -> (renamed: String?, afterDelete: String?) {
     try await controller.configure(name: name)
     try await controller.rename(to: name + " renamed")
     let renamed = await controller.name()
     try await controller.delete()
-    return renamed
+    return (renamed, await controller.name())
   }
 }
 

@@ -13,44 +13,97 @@ extension Step5Tests {
   @Test("A cancelled waiting write frees no slot it did not hold", arguments: Subject.all)
   func cancelledWaiterHoldsNothing(_ subject: Subject) async {
     await exam(subject.side, Self.cancelledHoldsNothingCheck) {
+      try await Self.inChildProcess(.cancelledWaiterStaysEmptyHanded, subject)
+    }
+  }
+
+  /// Runs in a child process: a wrong answer may resume a waiter twice, which ends the process.
+  static func cancelledWaiterStaysEmptyHanded(_ subject: Subject) async throws {
+    let (_, scheduler) = try await Self.setUp(subject)
+    let holder = await SlotHolder.take(scheduler)
+    defer { holder.letGo() }
+    let waiter = Task { try await scheduler.write { _ in "ran" } }
+    let queued = await eventually(within: .seconds(5)) { scheduler.waitingCount == 1 }
+    waiter.cancel()
+    _ = try await withTimeout(.seconds(10), "the cancelled caller") { await waiter.result }
+    // The next write either queues (right) or starts at once beside the holder (wrong).
+    let started = Gate()
+    let intruder = Task { try await scheduler.write { _ in started.open() } }
+    let settled = await eventually(within: .seconds(5)) {
+      started.isOpen || scheduler.waitingCount == 1
+    }
+    let intruded = started.isOpen
+    try await holder.release()
+    _ = try await withTimeout(.seconds(20), "the write after the cancelled one") {
+      try await intruder.value
+    }
+    expect(
+      queued && settled && !intruded,
+      observed: queued
+        ? (intruded
+          ? "after a waiting write was cancelled, a new write started while the first still ran"
+          : "the new write neither queued nor started within 5 s")
+        : "the second write never waited behind the first",
+      lesson: Self.lesson(
+        "Only a caller whose acquire returned holds a slot. A caller cancelled while waiting "
+          + "holds nothing, so it releases nothing: else the next write runs beside one that "
+          + "still holds the slot.",
+        "Write `defer { release(…) }` after `try await acquire(…)`, never before it.",
+        "the-foil"))
+  }
+
+  static let twoReadersCheck = check(
+    "a read queued behind a waiting write stays there when another read ends", .failsOnStarter)
+
+  /// Fairness with more than one read running: when one of them ends, the write at the front
+  /// still cannot start, and the read behind it must not slip past it.
+  @Test(
+    "A read queued behind a waiting write stays there when another read ends",
+    arguments: Subject.all)
+  func readStaysBehindWaitingWrite(_ subject: Subject) async {
+    await exam(subject.side, Self.twoReadersCheck) {
       let (_, scheduler) = try await Self.setUp(subject)
-      let running = Gate()
-      let finish = Gate()
-      async let holder: Void = scheduler.write { _ in
-        running.open()
-        _ = finish.wait(timeout: .seconds(15))
+      let order = Log()
+      let (firstRunning, firstEnd) = (Gate(), Gate())
+      let (secondRunning, secondEnd) = (Gate(), Gate())
+      defer {
+        firstEnd.open()
+        secondEnd.open()
       }
-      defer { finish.open() }
-      _ = await running.opened()
-      let waiter = Task { try await scheduler.write { _ in "ran" } }
-      let queued = await eventually(within: .seconds(5)) { scheduler.waitingCount == 1 }
-      waiter.cancel()
-      _ = try await withTimeout(.seconds(10), "the cancelled caller") { await waiter.result }
-      // The next write either queues (right) or starts at once beside the holder (wrong).
-      let started = Gate()
-      let intruder = Task { try await scheduler.write { _ in started.open() } }
-      let settled = await eventually(within: .seconds(5)) {
-        started.isOpen || scheduler.waitingCount == 1
+      async let first: Void = scheduler.read { _ in
+        firstRunning.open()
+        _ = firstEnd.wait(timeout: .seconds(15))
       }
-      let intruded = started.isOpen
-      finish.open()
-      try await holder
-      _ = try await withTimeout(.seconds(20), "the write after the cancelled one") {
-        try await intruder.value
+      async let second: Void = scheduler.read { _ in
+        secondRunning.open()
+        _ = secondEnd.wait(timeout: .seconds(15))
       }
+      let firstStarted = await firstRunning.opened()
+      let bothRunning = await secondRunning.opened() && firstStarted
+      async let write: Void = scheduler.write { _ in order.append("write") }
+      let writeQueued = await eventually(within: .seconds(5)) { scheduler.waitingCount == 1 }
+      async let late: Void = scheduler.read { _ in order.append("read") }
+      let readQueued = await eventually(within: .seconds(5)) { scheduler.waitingCount == 2 }
+      firstEnd.open()
+      try await first
+      // The first read's release has run by now: whatever it admitted has left the queue.
+      let stillQueued = scheduler.waitingCount
+      secondEnd.open()
+      try await second
+      try await write
+      try await late
       expect(
-        queued && settled && !intruded,
-        observed: queued
-          ? (intruded
-            ? "after a waiting write was cancelled, a new write started while the first still ran"
-            : "the new write neither queued nor started within 5 s")
-          : "the second write never waited behind the first",
+        bothRunning && writeQueued && readQueued && stillQueued == 2
+          && order.all == ["write", "read"],
+        observed: "two reads running, a write and a read queued behind it "
+          + "(\(writeQueued && readQueued ? "both waited" : "not both waited")); when one read "
+          + "ended, \(stillQueued) caller(s) still queued; they ran in the order \(order.all)",
         lesson: Self.lesson(
-          "Only a caller whose acquire returned holds a slot. A caller cancelled while waiting "
-            + "holds nothing, so it releases nothing: else the next write runs beside one that "
-            + "still holds the slot.",
-          "Write `defer { release(…) }` after `try await acquire(…)`, never before it.",
-          "the-foil"))
+          "First come, first served, whatever is running: a read that arrived after a waiting "
+            + "write stays behind it, even when another read ends and the write still cannot "
+            + "start.",
+          "Admit from the front of the queue only, and stop at the first caller that cannot "
+            + "start.", "fifo-fairness"))
     }
   }
 

@@ -18,16 +18,24 @@ protocol Scheduler: Sendable {
 }
 
 extension Scheduler {
+  /// A read through the scheduler, bounded: a caller that never gets its slot (a slot never
+  /// released, a waiter never resumed) throws ``TimeoutError``, which the checks turn into the
+  /// step's lesson, instead of hanging the run.
   func read<Result: Sendable>(
     _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
-    try await executeRead(block)
+    try await withTimeout(.seconds(20), "a read through the scheduler") {
+      try await executeRead(block)
+    }
   }
 
+  /// A write through the scheduler, bounded like ``read(_:)``.
   func write<Result: Sendable>(
     _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
-    try await executeWrite(block)
+    try await withTimeout(.seconds(20), "a write through the scheduler") {
+      try await executeWrite(block)
+    }
   }
 }
 
@@ -78,6 +86,43 @@ func addTen(
     barrier?.arriveAndWait(timeout: .seconds(2))
     score.value = read + 10
     try context.save()
+  }
+}
+
+/// A write that holds the scheduler's slot until it is released: what the cancellation
+/// scenarios queue behind.
+final class SlotHolder: Sendable {
+  private let finish: Gate
+  private let write: Task<Void, any Error>
+
+  private init(finish: Gate, write: Task<Void, any Error>) {
+    self.finish = finish
+    self.write = write
+  }
+
+  /// Starts the write and returns once its block runs, holding the slot.
+  static func take(_ scheduler: any Scheduler) async -> SlotHolder {
+    let running = Gate()
+    let finish = Gate()
+    let write = Task {
+      try await scheduler.write { _ in
+        running.open()
+        _ = finish.wait(timeout: .seconds(15))
+      }
+    }
+    _ = await running.opened()
+    return SlotHolder(finish: finish, write: write)
+  }
+
+  /// Lets the write end, and waits until it has released the slot.
+  func release() async throws {
+    finish.open()
+    try await write.value
+  }
+
+  /// Lets the write end without waiting: for an early exit.
+  func letGo() {
+    finish.open()
   }
 }
 

@@ -13,10 +13,16 @@ protocol Handler: Actor {
   func delete(_ id: ManagedObjectID) throws
   func count() throws -> Int
   func isOnOwnQueue() -> Bool
+  /// The actor's `modelExecutor`, to ask it the runtime's isolation questions.
+  nonisolated var executor: any SerialExecutor { get }
 }
 
-extension Step6.DataHandler: Handler {}
-extension Step6Solution.DataHandler: Handler {}
+extension Step6.DataHandler: Handler {
+  nonisolated var executor: any SerialExecutor { modelExecutor }
+}
+extension Step6Solution.DataHandler: Handler {
+  nonisolated var executor: any SerialExecutor { modelExecutor }
+}
 
 struct Subject: Sendable, CustomTestStringConvertible {
   let side: ExamSide
@@ -27,7 +33,9 @@ struct Subject: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { side.rawValue }
 
-  static let all: [Subject] = [
+  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its side
+  /// here.
+  static let every: [Subject] = [
     Subject(
       side: .yours, module: "Step6", make: { Step6.DataHandler(modelContainer: $0) },
       mainText: { Step6.MainDataHandler(modelContainer: $0).text(of: $1) }),
@@ -35,7 +43,14 @@ struct Subject: Sendable, CustomTestStringConvertible {
       side: .solution, module: "Step6Solution",
       make: { Step6Solution.DataHandler(modelContainer: $0) },
       mainText: { Step6Solution.MainDataHandler(modelContainer: $0).text(of: $1) }),
-  ].filter(\.side.isSelected)
+  ]
+
+  static let all: [Subject] = every.filter(\.side.isSelected)
+
+  /// The subject of `side`.
+  static func on(_ side: ExamSide) -> Subject {
+    every.first { $0.side == side } ?? every[0]
+  }
 }
 
 /// A default actor to hop to and back.

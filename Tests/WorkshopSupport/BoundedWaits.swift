@@ -90,23 +90,51 @@ public struct TimeoutError: Error, CustomStringConvertible {
 /// Awaits `operation`, or throws ``TimeoutError`` after `timeout` without waiting for it to end.
 ///
 /// Unlike a task group, this never waits for a stuck child: a deadlocked operation is abandoned
-/// (it leaks), and the test fails with a message instead of hanging the run.
+/// (it leaks), and the test fails with a message instead of hanging the run. Cancelling the
+/// caller cancels the operation, so a bounded call can still be the one a check cancels.
 public func withTimeout<Value: Sendable>(
   _ timeout: Duration = defaultWaitTimeout,
   _ what: String,
   _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
   let timeout = timeout * timeScale
-  return try await withCheckedThrowingContinuation { continuation in
-    let once = ResumeOnce(continuation)
-    Task {
-      do { once.resume(with: .success(try await operation())) } catch {
-        once.resume(with: .failure(error))
+  let running = CancellableTask()
+  return try await withTaskCancellationHandler {
+    try await withCheckedThrowingContinuation { continuation in
+      let once = ResumeOnce(continuation)
+      running.start {
+        do { once.resume(with: .success(try await operation())) } catch {
+          once.resume(with: .failure(error))
+        }
+      }
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) {
+        once.resume(with: .failure(TimeoutError(what: what, timeout: timeout)))
       }
     }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) {
-      once.resume(with: .failure(TimeoutError(what: what, timeout: timeout)))
+  } onCancel: {
+    running.cancel()
+  }
+}
+
+/// An unstructured task that can be cancelled before it is started, and then starts cancelled.
+private final class CancellableTask: Sendable {
+  private let state = Mutex<(task: Task<Void, Never>?, isCancelled: Bool)>((nil, false))
+
+  func start(_ body: @escaping @Sendable () async -> Void) {
+    let task = Task { await body() }
+    let cancelled = state.withLock { state in
+      state.task = task
+      return state.isCancelled
     }
+    if cancelled { task.cancel() }
+  }
+
+  func cancel() {
+    let task = state.withLock { state in
+      state.isCancelled = true
+      return state.task
+    }
+    task?.cancel()
   }
 }
 
@@ -164,15 +192,23 @@ public func offThePool<Value: Sendable>(
 }
 
 /// Waits until `condition` holds, or `timeout` passes: for state that sends no event (how many
-/// callers wait in a queue). It yields between looks and never sleeps, so it waits for the state,
-/// not for time to pass; the bound only keeps a wrong implementation from hanging the run.
+/// callers wait in a queue). It looks again at once for a while, then every millisecond: a
+/// right answer is seen as soon as it holds, and a wrong one that never gets there waits out the
+/// bound without spinning a core (on 2 cores, a spinning wait starves the other checks). The
+/// bound only keeps a wrong implementation from hanging the run.
 public func eventually(
   within timeout: Duration = defaultWaitTimeout, _ condition: @Sendable () -> Bool
 ) async -> Bool {
   let deadline = ContinuousClock.now + timeout * timeScale
+  var looks = 0
   while ContinuousClock.now < deadline {
     if condition() { return true }
-    await Task.yield()
+    looks += 1
+    if looks < 200 {
+      await Task.yield()
+    } else {
+      try? await Task.sleep(for: .milliseconds(1))
+    }
   }
   return condition()
 }

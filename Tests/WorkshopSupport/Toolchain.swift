@@ -82,8 +82,13 @@ public enum Toolchain {
   }
 
   /// Runs `executable` without blocking a thread, with a scratch `TMPDIR` that is removed
-  /// afterwards (the compiler driver leaves a directory in it on every run).
+  /// afterwards (the compiler driver leaves a directory in it on every run). Tools take turns
+  /// for the machine's cores (``ProcessSlots``).
   public static func run(_ executable: URL, _ arguments: [String]) async throws -> Output {
+    try await ProcessSlots.shared.withSlot { try await runNow(executable, arguments) }
+  }
+
+  private static func runNow(_ executable: URL, _ arguments: [String]) async throws -> Output {
     let scratch = FileManager.default.temporaryDirectory
       .appendingPathComponent("workshop-tool-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

@@ -1,0 +1,162 @@
+import ManagedObjectCore
+import Synchronization
+import Testing
+import WorkshopSupport
+
+/// What the caller of a method is owed: the work done and its errors when the call returns, and
+/// its thread free while the context works. The mistakes these catch (an unawaited `Task { … }`,
+/// a `try?`, a `performAndWait` in async code) record no violation and pass the main checks.
+extension Step1Tests {
+  /// The context a controller keeps in a stored property (`moc`, in the starter and the
+  /// solution), found by reflection: the checks make its saves fail, or watch where they run.
+  static func keptContext(of controller: any Controller, lesson: Lesson) throws
+    -> ManagedObjectContext
+  {
+    let kept = Mirror(reflecting: controller).children.lazy
+      .compactMap { $0.value as? ManagedObjectContext }.first
+    try require(
+      kept != nil, observed: "the controller keeps no ManagedObjectContext in a stored property",
+      lesson: lesson)
+    return kept!
+  }
+
+  /// "threw <error>" or "returned normally", and whether the error was the read-only refusal.
+  static func outcome(of call: () async throws -> Void) async -> (refused: Bool, text: String) {
+    do {
+      try await call()
+      return (false, "returned normally")
+    } catch let error as PersistenceError {
+      guard case .readOnlyContext = error else { return (false, "threw \(error)") }
+      return (true, "threw \(error)")
+    } catch {
+      return (false, "threw \(error)")
+    }
+  }
+
+  static let failedSaveCheck = ExamCheck(
+    step: "Step1", name: "a save that fails inside configure() or rename(to:) reaches the caller",
+    starter: .passesOnStarter, likelyCauseOfHang: hangCause)
+
+  /// The check makes the controller's context read-only (a thread-safe setting), so its next
+  /// save must throw. A method whose work still runs after it returned (an unawaited `Task`, the
+  /// fire-and-forget `perform`), or that swallows the error (`try?`), returns normally instead.
+  @Test(
+    "A save that fails inside configure() or rename(to:) reaches the caller",
+    arguments: Subject.all)
+  func failedSaveReachesTheCaller(_ subject: Subject) async {
+    await exam(subject.side, Self.failedSaveCheck, subject: subject.testDescription) {
+      let lesson = Lesson(
+        rule: "An async method is done when it returns: its block has run, and the block's "
+          + "error reaches the caller. Work left in a `Task { … }` or a fire-and-forget "
+          + "`perform` runs on after the return, and its errors go nowhere; `try?` drops them.",
+        hint: "Write `try await moc.perform { … }` with `try self.moc.save()` inside, and no "
+          + "`Task { … }` or `try?` around either.",
+        slide: "slides/01-unsafe-controller.md#pitfall-perform-in-an-async-function")
+      let container = PersistentContainer(name: "step1-failed-save")
+      let fresh = subject.make(container)
+      try Self.keptContext(of: fresh, lesson: lesson).isReadOnly = true
+      let configured = await Self.outcome { try await fresh.configure() }
+
+      let renamed = subject.make(container)
+      try await renamed.configure()
+      try Self.keptContext(of: renamed, lesson: lesson).isReadOnly = true
+      let rename = await Self.outcome { try await renamed.rename(to: "never saved") }
+      expect(
+        configured.refused && rename.refused,
+        observed: "with the controller's context read-only, so that its save throws, "
+          + "configure() \(configured.text) and rename(to:) \(rename.text)",
+        lesson: lesson)
+    }
+  }
+
+  static let callerThreadCheck = ExamCheck(
+    step: "Step1", name: "configure() and rename(to:) do not block the caller's thread",
+    starter: .failsOnStarter, likelyCauseOfHang: hangCause)
+
+  /// A save observer runs inside the save, on the thread that saves. With `await moc.perform`
+  /// that is the context's queue, outside any Swift task: the caller's task is suspended and
+  /// its thread free. `performAndWait` runs the block on the caller's own thread, inside its
+  /// task, and blocks that thread of the cooperative pool until the block is done.
+  @Test(
+    "configure() and rename(to:) do not block the caller's thread: they await the context",
+    arguments: Subject.all)
+  func callerThreadIsFree(_ subject: Subject) async {
+    await exam(subject.side, Self.callerThreadCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step1-caller-thread")
+      let sites = SavesInATask()
+      let token = container.addSaveObserver { _ in
+        if withUnsafeCurrentTask(body: { $0 != nil }) { sites.record() }
+      }
+      defer { container.removeSaveObserver(token) }
+      let controller = subject.make(container)
+      sites.enter("configure()")
+      try await controller.configure()
+      sites.enter("rename(to:)")
+      try await controller.rename(to: "free")
+      let blocked = sites.recorded
+      expect(
+        blocked.isEmpty,
+        observed: "the save of \(blocked.joined(separator: " and of ")) ran inside the "
+          + "caller's Swift task, on its cooperative-pool thread, which waited blocked "
+          + "until the block was done",
+        lesson: Lesson(
+          rule: "In async code, await the context: the caller's task suspends, its thread is "
+            + "free, and the block runs on the context's queue. `performAndWait` (or no "
+            + "perform at all) runs the work on the caller's thread, one of the few threads of "
+            + "the cooperative pool, and blocks it while the context is busy.",
+          hint: "Write `try await moc.perform { … }`, not `moc.performAndWait { … }`, in "
+            + "async methods.",
+          slide: "slides/01-unsafe-controller.md#pitfalls"))
+    }
+  }
+
+  static let actorKeepsIDCheck = ExamCheck(
+    step: "Step1", name: "the actor keeps the entity's ID, not the entity",
+    starter: .failsOnStarter, likelyCauseOfHang: hangCause)
+
+  /// `nonisolated(unsafe)` on the actor's `entity` silences the compiler's error about the
+  /// block, and every access may still sit inside `perform`: no violation shows. But the actor
+  /// then holds a managed object outside its isolation, which is what the compiler refused.
+  @Test(
+    "The actor keeps the entity's ID, not the entity, without an unsafe escape",
+    arguments: ExamSide.selected)
+  func actorKeepsTheID(_ side: ExamSide) async {
+    await exam(side, Self.actorKeepsIDCheck) {
+      let (_, actorSubject) = Subject.of(side)
+      let controller = actorSubject.make(PersistentContainer(name: "step1-keeps-id"))
+      try await controller.configure()
+      let kept = storedContextBoundState(of: controller).filter {
+        !$0.hasSuffix(": ManagedObjectContext")
+      }
+      let escapes = try sourceFiles(of: side, folder: "Step1-UnsafeController")
+        .filter { $0.path.hasSuffix("CoreDataControllerActor.swift") }
+        .flatMap {
+          $0.lines(containing: "nonisolated(unsafe)") + $0.lines(containing: "@unchecked")
+        }
+      let lesson = Lesson(
+        rule: "A managed object is not Sendable: an actor cannot hand it to a perform block, "
+          + "and `nonisolated(unsafe)` only hides that from the compiler. Its ManagedObjectID "
+          + "is Sendable.",
+        hint: "Keep `private var entityID: ManagedObjectID?`, set it after the block, and look "
+          + "the entity up inside each block with `existingObject(with:as:)`.",
+        slide: "slides/01-unsafe-controller.md#pitfall-what-the-compiler-still-lets-through")
+      expect(
+        kept.isEmpty,
+        observed: "after configure() the actor stores \(kept.joined(separator: ", "))",
+        lesson: lesson)
+      expect(
+        escapes.isEmpty,
+        observed: "unsafe escapes in the actor's source:\n  " + escapes.joined(separator: "\n  "),
+        lesson: lesson)
+    }
+  }
+}
+
+/// The calls whose saves ran inside a Swift task, as a save observer sees them.
+private final class SavesInATask: Sendable {
+  private let state = Mutex((call: "", recorded: [String]()))
+
+  func enter(_ call: String) { state.withLock { $0.call = call } }
+  func record() { state.withLock { $0.recorded.append($0.call) } }
+  var recorded: [String] { state.withLock { $0.recorded } }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import ManagedObjectCore
+import Testing
+import WorkshopSupport
+
+/// Cancellation at the two moments the main check does not reach: before a caller joins the
+/// queue, and a waiter resumed twice, which would end the process (so it runs in a child).
+extension Step5Tests {
+  static let cancelledBeforeCheck = check(
+    "a caller cancelled before it asks does not wait for a slot", .failsOnStarter)
+
+  /// `withTaskCancellationHandler` runs `onCancel` at once for a task that is already cancelled,
+  /// before the waiter is in the queue: only a look at `Task.isCancelled` when joining sees it.
+  @Test("A caller cancelled before it asks does not wait for a slot", arguments: Subject.all)
+  func cancelledBeforeAsking(_ subject: Subject) async {
+    await exam(subject.side, Self.cancelledBeforeCheck) {
+      try await Self.inChildProcess(.cancelledBeforeJoining, subject)
+    }
+  }
+
+  /// Runs in a child process: a wrong answer may resume a waiter twice, which ends the process.
+  static func cancelledBeforeJoining(_ subject: Subject) async throws {
+    let (_, scheduler) = try await Self.setUp(subject)
+    let holder = await SlotHolder.take(scheduler)
+    defer { holder.letGo() }
+    let late = Task {
+      _ = await eventually(within: .seconds(5)) { Task.isCancelled }
+      return try await scheduler.write { _ in "ran" }
+    }
+    late.cancel()
+    let outcome = try? await withTimeout(.seconds(5), "the caller cancelled before asking") {
+      await late.result
+    }
+    let left = scheduler.waitingCount
+    try await holder.release()
+    _ = await late.result
+    let refused: Bool
+    if case .failure(let error) = outcome {
+      refused = error is CancellationError
+    } else {
+      refused = false
+    }
+    expect(
+      refused && left == 0,
+      observed: outcome == nil
+        ? "a caller that was cancelled before it asked waited for the slot all the same"
+        : "a caller cancelled before it asked got \(outcome!) while the slot was taken; "
+          + "\(left) caller(s) queued",
+      lesson: Self.lesson(
+        "A caller that is already cancelled when it asks must not join the queue: it throws "
+          + "CancellationError at once. The cancellation handler ran before it was queued, so "
+          + "it cannot take it out.",
+        "Under the lock that queues the waiter, look at `Task.isCancelled` first.", "the-foil"))
+  }
+
+  static let resumedOnceCheck = check(
+    "cancelled waiters are resumed once, never twice", .passesOnStarter)
+
+  /// Resuming a continuation twice stops the process, so the scenario runs in a child process
+  /// (an exit test): a wrong answer fails this check with its lesson, and the run goes on.
+  @Test("Cancelled waiters are resumed once, never twice", arguments: Subject.all)
+  func cancelledWaitersResumedOnce(_ subject: Subject) async {
+    await exam(subject.side, Self.resumedOnceCheck) {
+      try await Self.inChildProcess(.threeWaitingWritesCancelled, subject)
+    }
+  }
+
+  /// A write holds the slot, three writes wait behind it and are cancelled, then the slot is
+  /// released and one more write runs: every continuation is resumed by then.
+  static func cancelThreeWaitingWrites(_ subject: Subject) async throws {
+    let (_, scheduler) = try await setUp(subject)
+    let holder = await SlotHolder.take(scheduler)
+    defer { holder.letGo() }
+    let waiters = (0..<3).map { _ in Task { try await scheduler.write { _ in "ran" } } }
+    _ = await eventually(within: .seconds(5)) { scheduler.waitingCount == 3 }
+    for waiter in waiters { waiter.cancel() }
+    for waiter in waiters { _ = await waiter.result }
+    try await holder.release()
+    _ = try await scheduler.write { _ in "after" }
+  }
+}

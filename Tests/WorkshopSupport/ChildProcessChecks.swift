@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// A check whose wrong answers can end the process (a continuation resumed twice, a `try!`, an
+/// `as!`) runs its scenario in a child process, an exit test, so that such an answer fails the
+/// check with its lesson while the run goes on.
+///
+///     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+///       [side = subject.side as ExamSide] in
+///       await ChildCheck.run(Self.someCheck) { try await Self.scenario(side) }
+///     }
+///     ChildCheck.report(result, died: Self.someLesson)
+///
+/// Issues the child records are forwarded to the parent's test by Swift Testing; the child also
+/// marks a failure on standard error, so that the parent's scoreboard line says ✘.
+public enum ChildCheck {
+  static let failedMarker = "WORKSHOP-CHILD-CHECK-FAILED"
+
+  /// In the child: runs `body` as `check`, recording its lessons as `exam` would. A watchdog
+  /// ends the child after half the check's own time, so that a deadlocked scenario (threads
+  /// blocked for good) ends the child, not the parent, which then reports the lesson.
+  public static func run(_ check: ExamCheck, _ body: () async throws -> Void) async {
+    let watch = Watchdog.shared.arm(
+      "\(check.step) — '\(check.name)' (in a child process)", likelyCause: check.likelyCauseOfHang,
+      after: check.watchdogTimeout / 2)
+    defer { Watchdog.shared.disarm(watch) }
+    let score = ExamScore(check: check.name)
+    await ExamScore.$current.withValue(score) {
+      do {
+        try await body()
+      } catch let timeout as TimeoutError where check.whenStuck != nil {
+        recordExamIssue(
+          "Observed: \(timeout) (\(check.likelyCauseOfHang))\n" + check.whenStuck!.text,
+          sourceLocation: #_sourceLocation)
+      } catch {
+        recordExamIssue("\(error)", sourceLocation: #_sourceLocation)
+      }
+    }
+    if score.failed { FileHandle.standardError.write(Data("\(failedMarker)\n".utf8)) }
+  }
+
+  #if compiler(>=6.2)
+    /// In the parent, inside `exam`: counts a failure the child marked, and turns a child that
+    /// died into `lesson`, with the last lines it wrote.
+    public static func report(
+      _ result: ExitTest.Result?, died lesson: Lesson,
+      sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+      guard let result else {
+        // The child did not exit normally; the failed #expect says how. Teach why.
+        recordExamIssue(
+          "Observed: the scenario ended its process instead of finishing\n" + lesson.text,
+          sourceLocation: sourceLocation)
+        return
+      }
+      let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
+      if result.exitStatus != .exitCode(EXIT_SUCCESS) {
+        let lastLines = standardError.split(separator: "\n").suffix(3).joined(separator: "\n  ")
+        recordExamIssue(
+          "Observed: the scenario ended its process (\(result.exitStatus)):\n  \(lastLines)\n"
+            + lesson.text, sourceLocation: sourceLocation)
+      } else if standardError.contains(failedMarker) {
+        ExamScore.current?.recordFailure()
+      }
+    }
+  #endif
+}
