@@ -155,6 +155,9 @@ private final class ResumeOnce<Value: Sendable>: Sendable {
   }
 }
 
+/// Where ``offThePool(on:_:)`` parks blocking waits.
+public let blockingWaits = DispatchQueue(label: "workshop.blocking-waits", attributes: .concurrent)
+
 extension Duration {
   /// The duration in seconds, as Dispatch and Foundation want it.
   public var seconds: Double {
@@ -182,8 +185,12 @@ public func concurrently(
 
 /// Runs blocking work (`performAndWait`, a semaphore) on a Dispatch queue instead of the
 /// cooperative pool, which has only as many threads as the machine has cores.
+///
+/// Not on `DispatchQueue.global()` either: its threads are as few as the cores, and a few waits
+/// parked there starve every other test's Dispatch work for as long as they wait. The queue
+/// below, like any queue made with a label, may add threads while others block.
 public func offThePool<Value: Sendable>(
-  on queue: DispatchQueue = .global(),
+  on queue: DispatchQueue = blockingWaits,
   _ work: @escaping @Sendable () throws -> Value
 ) async throws -> Value {
   try await withCheckedThrowingContinuation { continuation in

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How many helper processes (compilers for the probes, children of exit tests) may run at once.
+/// How many helper processes (the compilers of the probes and gates) may run at once.
 ///
 /// Each one costs a core for a second or more; dozens started together by parallel tests starve
 /// the cooperative pool on a 2-core machine, and checks with honest 10 s bounds time out. So they
