@@ -123,9 +123,3 @@ func storedBookTitles(in container: PersistentContainer) async throws -> [String
       .map(\.title)
   }
 }
-
-/// The bound for a stress or policy round that a correct core finishes well within a second.
-/// Generous on purpose: in the full verify run the round shares 2 cores with compilers and the
-/// exit tests' child processes, and its lock hand-offs between threads then wait for time
-/// slices. A deadlock still ends the round, with a message, instead of hanging the run.
-let roundBound: Duration = .seconds(60)

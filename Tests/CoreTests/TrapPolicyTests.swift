@@ -51,7 +51,7 @@ struct TrapPolicyTests {
   @Test("The legal workload is legal: under .record it records nothing")
   func legalWorkloadIsLegal() async throws {
     // If this fails, the exit test above dies for the reason shown here.
-    let container = try await withTimeout(roundBound, "legal work under .record") {
+    let container = try await withTimeout(.seconds(10), "legal work under .record") {
       try await legalWorkload(.record)
     }
     #expect(
@@ -61,7 +61,7 @@ struct TrapPolicyTests {
 
   @Test("Under .off nothing is recorded and illegal access carries on")
   func offRecordsNothing() async throws {
-    let outcome = try await withTimeout(roundBound, "illegal work under .off") {
+    let outcome = try await withTimeout(.seconds(10), "illegal work under .off") {
       try await illegalWorkload(.off)
     }
     #expect(outcome.policy == .off)
@@ -74,7 +74,7 @@ struct TrapPolicyTests {
 
   @Test("The same illegal workload under .record records each access exactly once")
   func recordCountsEachAccess() async throws {
-    let outcome = try await withTimeout(roundBound, "illegal work under .record") {
+    let outcome = try await withTimeout(.seconds(10), "illegal work under .record") {
       try await illegalWorkload(.record)
     }
     #expect(

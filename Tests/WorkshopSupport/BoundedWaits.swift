@@ -155,9 +155,6 @@ private final class ResumeOnce<Value: Sendable>: Sendable {
   }
 }
 
-/// Where ``offThePool(on:_:)`` parks blocking waits.
-public let blockingWaits = DispatchQueue(label: "workshop.blocking-waits", attributes: .concurrent)
-
 extension Duration {
   /// The duration in seconds, as Dispatch and Foundation want it.
   public var seconds: Double {
@@ -186,11 +183,12 @@ public func concurrently(
 /// Runs blocking work (`performAndWait`, a semaphore) on a Dispatch queue instead of the
 /// cooperative pool, which has only as many threads as the machine has cores.
 ///
-/// Not on `DispatchQueue.global()` either: its threads are as few as the cores, and a few waits
-/// parked there starve every other test's Dispatch work for as long as they wait. The queue
-/// below, like any queue made with a label, may add threads while others block.
+/// By default on a serial queue of its own. Not on `DispatchQueue.global()`, nor on a concurrent
+/// queue (which targets it): on Linux that is the very pool Swift's tasks run on, two threads
+/// on a 2-core machine, and two waits parked there stall every task of the run for as long as
+/// they wait. A serial queue with a label gets a thread of its own while others block.
 public func offThePool<Value: Sendable>(
-  on queue: DispatchQueue = blockingWaits,
+  on queue: DispatchQueue = DispatchQueue(label: "workshop.blocking-wait"),
   _ work: @escaping @Sendable () throws -> Value
 ) async throws -> Value {
   try await withCheckedThrowingContinuation { continuation in
