@@ -57,19 +57,8 @@ enum ExecutorProbe {
   }
 
   static func checkIsolatedInsidePerform(_ side: ExamSide) async {
-    await withCheckedContinuation { continuation in
-      switch side {
-      case .yours:
-        Step4.ContextContainer.shared.perform {
-          Step4.CoreDataExecutor.shared.checkIsolated()
-          continuation.resume()
-        }
-      case .solution:
-        Step4Solution.ContextContainer.shared.perform {
-          Step4Solution.CoreDataExecutor.shared.checkIsolated()
-          continuation.resume()
-        }
-      }
-    }
+    await IsolationProbe.insidePerform(
+      side, yours: { Step4.CoreDataExecutor.shared.checkIsolated() },
+      solution: { Step4Solution.CoreDataExecutor.shared.checkIsolated() })
   }
 }

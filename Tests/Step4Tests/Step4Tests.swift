@@ -233,21 +233,31 @@ struct Step4Tests {
 
 /// The bodies of the exit tests: they run in a child process, which may crash.
 enum IsolationProbe {
-  static func preconditionInsidePerform(_ side: ExamSide) async {
+  /// Runs the side's `body` inside a plain perform block of that side's shared context.
+  static func insidePerform(
+    _ side: ExamSide, yours: @escaping @Sendable () -> Void,
+    solution: @escaping @Sendable () -> Void
+  ) async {
     await withCheckedContinuation { continuation in
       switch side {
       case .yours:
         Step4.ContextContainer.shared.perform {
-          Step4.CoreDataActor.shared.preconditionIsolated()
+          yours()
           continuation.resume()
         }
       case .solution:
         Step4Solution.ContextContainer.shared.perform {
-          Step4Solution.CoreDataActor.shared.preconditionIsolated()
+          solution()
           continuation.resume()
         }
       }
     }
+  }
+
+  static func preconditionInsidePerform(_ side: ExamSide) async {
+    await insidePerform(
+      side, yours: { Step4.CoreDataActor.shared.preconditionIsolated() },
+      solution: { Step4Solution.CoreDataActor.shared.preconditionIsolated() })
   }
 
   static func preconditionOutside(_ side: ExamSide) {

@@ -71,10 +71,7 @@ extension Step5Tests {
     let (_, scheduler) = try await setUp(subject)
     let holder = await SlotHolder.take(scheduler)
     defer { holder.letGo() }
-    let waiters = (0..<3).map { _ in Task { try await scheduler.write { _ in "ran" } } }
-    _ = await eventually(within: .seconds(5)) { scheduler.waitingCount == 3 }
-    for waiter in waiters { waiter.cancel() }
-    for waiter in waiters { _ = await waiter.result }
+    _ = try await holder.cancelWaitingWrites(3, on: scheduler)
     try await holder.release()
     _ = try await scheduler.write { _ in "after" }
   }

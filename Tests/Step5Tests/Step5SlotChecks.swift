@@ -22,10 +22,7 @@ extension Step5Tests {
     let (_, scheduler) = try await Self.setUp(subject)
     let holder = await SlotHolder.take(scheduler)
     defer { holder.letGo() }
-    let waiter = Task { try await scheduler.write { _ in "ran" } }
-    let queued = await eventually(within: .seconds(5)) { scheduler.waitingCount == 1 }
-    waiter.cancel()
-    _ = try await withTimeout(.seconds(10), "the cancelled caller") { await waiter.result }
+    let (queued, _) = try await holder.cancelWaitingWrites(1, on: scheduler)
     // The next write either queues (right) or starts at once beside the holder (wrong).
     let started = Gate()
     let intruder = Task { try await scheduler.write { _ in started.open() } }

@@ -231,12 +231,8 @@ struct Step5Tests {
     let (_, scheduler) = try await Self.setUp(subject)
     let holder = await SlotHolder.take(scheduler)
     defer { holder.letGo() }
-    let waiter = Task { try await scheduler.write { _ in "ran" } }
-    let queued = await eventually(within: .seconds(5)) { scheduler.waitingCount == 1 }
-    waiter.cancel()
-    let outcome = try await withTimeout(.seconds(10), "the cancelled caller") {
-      await waiter.result
-    }
+    let (queued, outcomes) = try await holder.cancelWaitingWrites(1, on: scheduler)
+    let outcome = outcomes[0]
     let left = scheduler.waitingCount
     try await holder.release()
     let next = try await withTimeout(.seconds(20), "a write after the cancelled one") {

@@ -124,6 +124,22 @@ final class SlotHolder: Sendable {
   func letGo() {
     finish.open()
   }
+
+  /// Sends `count` writes that wait behind the holder, cancels them once all are queued (or
+  /// after 5 s), and returns whether they all queued and how each ended.
+  func cancelWaitingWrites(
+    _ count: Int, on scheduler: any Scheduler
+  ) async throws -> (queued: Bool, outcomes: [Result<String, any Error>]) {
+    let waiters = (0..<count).map { _ in Task { try await scheduler.write { _ in "ran" } } }
+    let queued = await eventually(within: .seconds(5)) { scheduler.waitingCount == count }
+    for waiter in waiters { waiter.cancel() }
+    var outcomes: [Result<String, any Error>] = []
+    for waiter in waiters {
+      outcomes.append(
+        try await withTimeout(.seconds(10), "a cancelled caller") { await waiter.result })
+    }
+    return (queued, outcomes)
+  }
 }
 
 /// Counts who runs at once; remembers whether a write ever had company.
