@@ -33,25 +33,23 @@ extension Step1Tests {
     }
   }
 
-  static let failedSaveCheck = ExamCheck(
-    step: "Step1", name: "a save that fails inside configure() or rename(to:) reaches the caller",
-    starter: .passesOnStarter, likelyCauseOfHang: hangCause)
+  static let failedSaveCheck = Self.step.check(
+    "a save that fails inside configure() or rename(to:) reaches the caller", .passesOnStarter)
 
   /// The check makes the controller's context read-only (a thread-safe setting), so its next
   /// save must throw. A method whose work still runs after it returned (an unawaited `Task`, the
   /// fire-and-forget `perform`), or that swallows the error (`try?`), returns normally instead.
   @Test(
-    "A save that fails inside configure() or rename(to:) reaches the caller",
+    "a save that fails inside configure() or rename(to:) reaches the caller",
     arguments: Subject.all)
   func failedSaveReachesTheCaller(_ subject: Subject) async {
     await exam(subject.side, Self.failedSaveCheck, subject: subject.testDescription) {
-      let lesson = Lesson(
+      let lesson = Self.step.lesson(
         rule: "An async method is done when it returns: its block has run, and the block's "
           + "error reaches the caller. Work left in a `Task { … }` or a fire-and-forget "
           + "`perform` runs on after the return, and its errors go nowhere; `try?` drops them.",
         hint: "Write `try await moc.perform { … }` with `try self.moc.save()` inside, and no "
-          + "`Task { … }` or `try?` around either.",
-        slide: "slides/01-unsafe-controller.md#pitfall-perform-in-an-async-function")
+          + "`Task { … }` or `try?` around either.", read: "pitfall-perform-in-an-async-function")
       let container = PersistentContainer(name: "step1-failed-save")
       let fresh = subject.make(container)
       try Self.keptContext(of: fresh, lesson: lesson).isReadOnly = true
@@ -69,16 +67,15 @@ extension Step1Tests {
     }
   }
 
-  static let callerThreadCheck = ExamCheck(
-    step: "Step1", name: "configure() and rename(to:) do not block the caller's thread",
-    starter: .failsOnStarter, likelyCauseOfHang: hangCause)
+  static let callerThreadCheck = Self.step.check(
+    "configure() and rename(to:) do not block the caller's thread", .failsOnStarter)
 
   /// A save observer runs inside the save, on the thread that saves. With `await moc.perform`
   /// that is the context's queue, outside any Swift task: the caller's task is suspended and
   /// its thread free. `performAndWait` runs the block on the caller's own thread, inside its
   /// task, and blocks that thread of the cooperative pool until the block is done.
   @Test(
-    "configure() and rename(to:) do not block the caller's thread: they await the context",
+    "configure() and rename(to:) do not block the caller's thread",
     arguments: Subject.all)
   func callerThreadIsFree(_ subject: Subject) async {
     await exam(subject.side, Self.callerThreadCheck, subject: subject.testDescription) {
@@ -99,26 +96,24 @@ extension Step1Tests {
         observed: "the save of \(blocked.joined(separator: " and of ")) ran inside the "
           + "caller's Swift task, on its cooperative-pool thread, which waited blocked "
           + "until the block was done",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "In async code, await the context: the caller's task suspends, its thread is "
             + "free, and the block runs on the context's queue. `performAndWait` (or no "
             + "perform at all) runs the work on the caller's thread, one of the few threads of "
             + "the cooperative pool, and blocks it while the context is busy.",
           hint: "Write `try await moc.perform { … }`, not `moc.performAndWait { … }`, in "
-            + "async methods.",
-          slide: "slides/01-unsafe-controller.md#pitfalls"))
+            + "async methods.", read: "pitfalls"))
     }
   }
 
-  static let actorKeepsIDCheck = ExamCheck(
-    step: "Step1", name: "the actor keeps the entity's ID, not the entity",
-    starter: .failsOnStarter, likelyCauseOfHang: hangCause)
+  static let actorKeepsIDCheck = Self.step.check(
+    "the actor keeps the entity's ID, not the entity", .failsOnStarter)
 
   /// `nonisolated(unsafe)` on the actor's `entity` silences the compiler's error about the
   /// block, and every access may still sit inside `perform`: no violation shows. But the actor
   /// then holds a managed object outside its isolation, which is what the compiler refused.
   @Test(
-    "The actor keeps the entity's ID, not the entity, without an unsafe escape",
+    "the actor keeps the entity's ID, not the entity",
     arguments: ExamSide.selected)
   func actorKeepsTheID(_ side: ExamSide) async {
     await exam(side, Self.actorKeepsIDCheck) {
@@ -133,13 +128,13 @@ extension Step1Tests {
         .flatMap {
           $0.lines(containing: "nonisolated(unsafe)") + $0.lines(containing: "@unchecked")
         }
-      let lesson = Lesson(
+      let lesson = Self.step.lesson(
         rule: "A managed object is not Sendable: an actor cannot hand it to a perform block, "
           + "and `nonisolated(unsafe)` only hides that from the compiler. Its ManagedObjectID "
           + "is Sendable.",
         hint: "Keep `private var entityID: ManagedObjectID?`, set it after the block, and look "
           + "the entity up inside each block with `existingObject(with:as:)`.",
-        slide: "slides/01-unsafe-controller.md#pitfall-what-the-compiler-still-lets-through")
+        read: "pitfall-what-the-compiler-still-lets-through")
       expect(
         kept.isEmpty,
         observed: "after configure() the actor stores \(kept.joined(separator: ", "))",

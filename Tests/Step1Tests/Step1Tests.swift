@@ -67,17 +67,17 @@ struct Subject: Sendable, CustomTestStringConvertible {
 
 @Suite("Step 1 — the unsafe controller")
 struct Step1Tests {
-  static let lesson = Lesson(
+  static let lesson = step.lesson(
     rule: "A context and its managed objects may only be used inside that context's perform "
       + "block. An actor guarantees that one job runs at a time, not on which thread.",
     hint: "Wrap every use of `moc` and `entity` in `try await moc.perform { … }`. In the actor, "
       + "the block runs on the context's queue, not on the actor: read actor state before it, "
-      + "store results after it, and keep the entity's objectID, not the entity.",
-    slide: "slides/01-unsafe-controller.md#the-rule")
+      + "store results after it, and keep the entity's objectID, not the entity.", read: "the-rule")
 
-  static let hangCause =
-    "a perform block that waits for something only its own queue could do, or a performAndWait "
-    + "on a context from inside that context's own block on another thread"
+  static let step = ExamStep(
+    "Step1", deck: "slides/01-unsafe-controller.md",
+    likelyCauseOfHang: "a perform block that waits for something only its own queue could do, or "
+      + "a performAndWait on a context from inside that context's own block on another thread")
 
   static let concurrentCallers = 20
 
@@ -91,9 +91,8 @@ struct Step1Tests {
     }
   }
 
-  static let configureCheck = ExamCheck(
-    step: "Step1", name: "configure() from many concurrent tasks records no violation",
-    starter: .failsOnStarter, likelyCauseOfHang: hangCause)
+  static let configureCheck = Self.step.check(
+    "configure() from many concurrent tasks records no violation", .failsOnStarter)
 
   @Test("configure() from many concurrent tasks records no violation", arguments: Subject.all)
   func configureFromManyTasks(_ subject: Subject) async {
@@ -107,12 +106,11 @@ struct Step1Tests {
     }
   }
 
-  static let savedCheck = ExamCheck(
-    step: "Step1", name: "the configured entities are in the store",
-    starter: .passesOnStarter, likelyCauseOfHang: hangCause)
+  static let savedCheck = Self.step.check(
+    "the configured entities are in the store: a fresh context fetches them", .passesOnStarter)
 
   @Test(
-    "The configured entities are in the store: a fresh context fetches them",
+    "the configured entities are in the store: a fresh context fetches them",
     arguments: Subject.all)
   func configuredEntitiesAreSaved(_ subject: Subject) async {
     await exam(subject.side, Self.savedCheck, subject: subject.testDescription) {
@@ -123,17 +121,16 @@ struct Step1Tests {
         count == Self.concurrentCallers,
         observed: "a fresh context counts \(count) saved entities after "
           + "\(Self.concurrentCallers) configure() calls",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "configure() inserts one entity and saves it; a save is what makes it visible to "
             + "other contexts.",
           hint: "Keep the `try moc.save()` inside the same perform block as the insert.",
-          slide: "slides/01-unsafe-controller.md#the-fix"))
+          read: "the-fix"))
     }
   }
 
-  static let renameCheck = ExamCheck(
-    step: "Step1", name: "rename(to:) from many tasks records no violation",
-    starter: .failsOnStarter, likelyCauseOfHang: hangCause)
+  static let renameCheck = Self.step.check(
+    "rename(to:) from many tasks records no violation and leaves one of the names", .failsOnStarter)
 
   @Test(
     "rename(to:) from many tasks records no violation and leaves one of the names",
@@ -160,21 +157,20 @@ struct Step1Tests {
         observed:
           "the store holds \(stored), the controller reports \(String(describing: reported))"
           + "; the names given were \"name 0\" … \"name \(names.count - 1)\"",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule:
             "Renames that each run whole inside perform are serialized: the last one saved wins, "
             + "and the controller and the store agree.",
           hint: "Rename and save in one perform block, so no other rename slips in between.",
-          slide: "slides/01-unsafe-controller.md#the-fix"))
+          read: "the-fix"))
     }
   }
 
-  static let twinCheck = ExamCheck(
-    step: "Step1", name: "the actor twin behaves exactly like the class",
-    starter: .passesOnStarter, likelyCauseOfHang: hangCause)
+  static let twinCheck = Self.step.check(
+    "the actor twin records exactly the same violations as the class", .passesOnStarter)
 
   @Test(
-    "The actor twin records exactly the same violations as the class",
+    "the actor twin records exactly the same violations as the class",
     arguments: ExamSide.selected)
   func actorTwinMatchesTheClass(_ side: ExamSide) async {
     await exam(side, Self.twinCheck) {
@@ -195,11 +191,11 @@ struct Step1Tests {
       expect(
         ofClass == ofActor,
         observed: "the class recorded \(ofClass.sorted()), the actor \(ofActor.sorted())",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "Turning the class into an actor changes nothing for Core Data: the actor's jobs "
             + "still run off the context's queue.",
           hint: "Fix both the same way: every context and object access inside `moc.perform`.",
-          slide: "slides/01-unsafe-controller.md#the-actor-twin"))
+          read: "the-actor-twin"))
     }
   }
 }

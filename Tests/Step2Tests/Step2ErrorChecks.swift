@@ -4,8 +4,9 @@ import WorkshopSupport
 
 /// Errors that must reach the caller, even those the store cannot be made to raise on demand.
 extension Step2Tests {
-  static let swallowedErrorCheck = check(
-    "update(_:) lets every error through: no try?, try! or empty catch", .passesOnStarter)
+  static let swallowedErrorCheck = step.check(
+    "update(_:) lets every error through: no try?, try! or empty catch in the source",
+    .passesOnStarter)
 
   /// update(_:) makes its own context and sets a merge policy, so no check can make its save
   /// fail on demand: a `try? moc.save()` would pass every run. The source shows it.
@@ -21,12 +22,11 @@ extension Step2Tests {
       expect(
         swallowed.isEmpty,
         observed: "errors swallowed in the source:\n  " + swallowed.joined(separator: "\n  "),
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "A save or a refetch that fails is an error the caller must hear about: `try?` "
             + "turns it into silent success, `try!` into a crash, an empty `catch` into nothing.",
           hint: "Write `try` and let the error propagate out of `moc.perform` and out of "
-            + "update(_:): the method is `throws` for that.",
-          slide: "slides/02-objectid-refetch.md#deleted-objects"))
+            + "update(_:): the method is `throws` for that.", read: "deleted-objects"))
     }
   }
 }

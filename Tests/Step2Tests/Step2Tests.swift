@@ -48,22 +48,19 @@ struct Subject: Sendable, CustomTestStringConvertible {
 
 @Suite("Step 2 — keep the ID, refetch inside perform")
 struct Step2Tests {
-  static let lesson = Lesson(
+  static let lesson = step.lesson(
     rule: "A managed object belongs to the context that fetched or made it. Across contexts, "
       + "pass its permanent ManagedObjectID and refetch it inside the other context's perform.",
     hint: "Keep `entity.objectID` (read after the save) instead of the entity, and in update(_:) "
       + "write `let entity = try moc.existingObject(with: id, as: CoreDataEntity.self)` inside "
-      + "`moc.perform`.",
-    slide: "slides/02-objectid-refetch.md#the-rule")
+      + "`moc.perform`.", read: "the-rule")
 
-  static let hangCause =
-    "a perform block that never returns, or an await on work that waits for this check"
+  static let step = ExamStep(
+    "Step2", deck: "slides/02-objectid-refetch.md",
+    likelyCauseOfHang: "a perform block that never returns, or an await on work that waits for "
+      + "this check")
 
-  static func check(_ name: String, _ starter: StarterOutcome) -> ExamCheck {
-    ExamCheck(step: "Step2", name: name, starter: starter, likelyCauseOfHang: hangCause)
-  }
-
-  static let updateCheck = check(
+  static let updateCheck = step.check(
     "update(_:) from fresh contexts records no violation and lands in the store", .failsOnStarter)
 
   @Test(
@@ -83,19 +80,20 @@ struct Step2Tests {
       expect(
         stored == "third",
         observed: "after update(\"second\") and update(\"third\") the store holds \"\(stored)\"",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "A save writes the changes of its own context only. An edit made to an object of "
             + "another context is not in `moc`, so `moc.save()` has nothing to write.",
           hint: "Refetch the entity in the context that saves: existingObject(with:as:).",
-          slide: "slides/02-objectid-refetch.md#the-fix"))
+          read: "the-fix"))
     }
   }
 
-  static let concurrentCheck = check(
-    "concurrent updates from many tasks record no violation", .failsOnStarter)
+  static let concurrentCheck = step.check(
+    "concurrent updates from many tasks record no violation and leave one of the names",
+    .failsOnStarter)
 
   @Test(
-    "Concurrent updates from many tasks record no violation and leave one of the names",
+    "concurrent updates from many tasks record no violation and leave one of the names",
     arguments: Subject.all)
   func concurrentUpdates(_ subject: Subject) async {
     await exam(subject.side, Self.concurrentCheck, subject: subject.testDescription) {
@@ -111,11 +109,11 @@ struct Step2Tests {
         guard case .mergeConflict = error else { throw error }
         try require(
           false, observed: "an update threw: \(error)",
-          lesson: Lesson(
+          lesson: Self.step.lesson(
             rule: "Concurrent updates from fresh contexts conflict; a merge policy decides who "
               + "wins, and `.error` (the default) makes the later saves throw.",
             hint: "Keep `moc.mergePolicy = .mergeByPropertyObjectTrump` in update(_:).",
-            slide: "slides/02-objectid-refetch.md#concurrent-updates-and-the-merge-policy"))
+            read: "concurrent-updates-and-the-merge-policy"))
       }
       expectNoViolations(
         container.violations, while: "update(_:) ran in \(names.count) concurrent tasks",
@@ -124,28 +122,28 @@ struct Step2Tests {
       expect(
         names.contains(stored),
         observed: "after \(names.count) concurrent updates the store holds \"\(stored)\"",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "Each update refetches and saves in its own context; under "
             + ".mergeByPropertyObjectTrump the last save wins.",
           hint: "Keep `moc.mergePolicy = .mergeByPropertyObjectTrump`, and refetch inside perform.",
-          slide: "slides/02-objectid-refetch.md#the-fix"))
+          read: "the-fix"))
     }
   }
 
-  static let permanentCheck = check("the kept ID is permanent", .passesOnStarter)
+  static let permanentCheck = step.check(
+    "the kept ID is permanent, and any context can resolve it", .passesOnStarter)
 
-  @Test("The kept ID is permanent, and any context can resolve it", arguments: Subject.all)
+  @Test("the kept ID is permanent, and any context can resolve it", arguments: Subject.all)
   func keptIDIsPermanent(_ subject: Subject) async {
     await exam(subject.side, Self.permanentCheck, subject: subject.testDescription) {
       let container = PersistentContainer(name: "step2-permanent")
       let controller = subject.make(container)
       try await controller.configure(name: "kept")
       let id = controller.entityID
-      let lesson = Lesson(
+      let lesson = Self.step.lesson(
         rule: "An object's ID is temporary until its context saves it (or obtains a permanent "
           + "ID); a temporary ID means nothing to any other context.",
-        hint: "Read `entity.objectID` after `try moc.save()`, not before.",
-        slide: "slides/02-objectid-refetch.md#temporary-ids")
+        hint: "Read `entity.objectID` after `try moc.save()`, not before.", read: "temporary-ids")
       try require(id != nil, observed: "entityID is nil after configure(name:)", lesson: lesson)
       expect(
         id?.isTemporaryID == false,
@@ -157,11 +155,11 @@ struct Step2Tests {
     }
   }
 
-  static let deletedCheck = check(
-    "updating an entity deleted elsewhere throws objectDeleted", .failsOnStarter)
+  static let deletedCheck = step.check(
+    "updating an entity deleted elsewhere throws PersistenceError.objectDeleted", .failsOnStarter)
 
   @Test(
-    "Updating an entity deleted elsewhere throws PersistenceError.objectDeleted",
+    "updating an entity deleted elsewhere throws PersistenceError.objectDeleted",
     arguments: Subject.all)
   func updateAfterDeletionThrows(_ subject: Subject) async {
     await exam(subject.side, Self.deletedCheck, subject: subject.testDescription) {
@@ -181,31 +179,31 @@ struct Step2Tests {
         (thrown as? PersistenceError) == expected,
         observed: thrown.map { "update(_:) threw \($0)" }
           ?? "update(_:) returned normally: the deletion went unnoticed",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "A missing object is an error to report, not a case to skip: `try?` turns it into "
             + "a silent no-op, which is what the talk's `update(_:)` does.",
           hint: "Use `try moc.existingObject(with:as:)` and let its PersistenceError propagate.",
-          slide: "slides/02-objectid-refetch.md#deleted-objects"))
+          read: "deleted-objects"))
     }
   }
 
-  static let sendableCheck = check(
+  static let sendableCheck = step.check(
     "the controller keeps only Sendable state, without an unchecked escape", .failsOnStarter)
 
   @Test(
-    "The controller keeps only Sendable state, without an unchecked escape",
+    "the controller keeps only Sendable state, without an unchecked escape",
     arguments: Subject.all)
   func storedStateIsSendable(_ subject: Subject) async {
     await exam(subject.side, Self.sendableCheck, subject: subject.testDescription) {
       let container = PersistentContainer(name: "step2-sendable")
       let controller = subject.make(container)
       try await controller.configure(name: "state")
-      let lesson = Lesson(
+      let lesson = Self.step.lesson(
         rule: "A managed object is not Sendable and is bound to its context's queue; its "
           + "ManagedObjectID is Sendable and can be kept anywhere.",
         hint: "Store `ManagedObjectID?` behind a `Mutex` and drop `@unchecked`: then the compiler "
-          + "itself checks that the controller can be shared with any Task.",
-        slide: "slides/02-objectid-refetch.md#sendable-state")
+          + "itself checks that the controller can be shared with any Task.", read: "sendable-state"
+      )
       let bound = storedContextBoundState(of: controller)
       expect(
         bound.isEmpty,

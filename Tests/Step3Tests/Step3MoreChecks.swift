@@ -6,9 +6,9 @@ import WorkshopSupport
 /// What the CRUD check cannot see: a save that comes one method late, a deleted object that is
 /// kept, a declaration whose only trace is a compiler warning.
 extension Step3Tests {
-  static let savedWhenReturnedCheck = ExamCheck(
-    step: "Step3", name: "configure(name:) saves the named entity, and delete() forgets it",
-    starter: .passesOnStarter, likelyCauseOfHang: hangCause)
+  static let savedWhenReturnedCheck = Self.step.check(
+    "configure(name:) saves the named entity before it returns, and delete() forgets it",
+    .passesOnStarter)
 
   /// The store is read right after `configure(name:)` returns, before any later save could
   /// cover for a missing one; after `delete()`, the controller must hold nothing.
@@ -28,24 +28,24 @@ extension Step3Tests {
         afterConfigure == [name] && kept == nil && afterDelete.isEmpty,
         observed: "stored right after configure(name:): \(afterConfigure); name() after "
           + "delete(): \(String(describing: kept)); stored after delete(): \(afterDelete)",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "Each method finishes its own work before it returns: configure(name:) saves "
             + "the entity with its name, and delete() saves the deletion and forgets the object.",
           hint: "In configure(name:), set `name` before `save()`; in delete(), save and then set "
             + "`self.entity = nil`. Keep the solution's method bodies: only the attributes change.",
-          slide: "slides/03-global-actor.md#the-fix"))
+          read: "the-fix"))
     }
   }
 }
 
 extension Step3ProbeTests {
-  static let noWarningCheck = ExamCheck(
-    step: "Step3", name: "your step's files compile without a warning", starter: .passesOnStarter,
+  static let noWarningCheck = Step3Tests.step.check(
+    "your step's files compile without a warning", .passesOnStarter,
     likelyCauseOfHang: "a compiler that does not finish")
 
   /// The step's own files, compiled again on their own: a warning there is a lesson the compiler
   /// gave, such as the one an isolated entity declared `Sendable` draws.
-  @Test("The step's files compile without a warning", arguments: Subject.all)
+  @Test("your step's files compile without a warning", arguments: Subject.all)
   func compilesWithoutWarning(_ subject: Subject) async {
     await exam(subject.side, Self.noWarningCheck) {
       let folder = "\(subject.side == .yours ? "Steps" : "Solutions")/Step3-GlobalActor"
@@ -72,12 +72,12 @@ extension Step3ProbeTests {
     }
   }
 
-  static let warningLesson = Lesson(
+  static let warningLesson = Step3Tests.step.lesson(
     rule: "A warning in this step is part of the lesson: an entity isolated to CoreDataActor and "
       + "declared Sendable draws \"conformance … to protocol 'Sendable' is already unavailable\", "
       + "because ManagedObject is not Sendable, and neither is a subclass of it (SE-0434). The "
       + "declaration has no effect.",
     hint: "Remove `, Sendable` from CoreDataEntity: the entity stays on the actor, and its "
       + "objectID and values cross. Fix any other warning the compiler shows.",
-    slide: "slides/03-global-actor.md#the-talks-sendable-entity")
+    read: "the-talks-sendable-entity")
 }

@@ -50,7 +50,9 @@ struct Subject: Sendable, CustomTestStringConvertible {
 /// one at a time, and each starts by forgetting earlier violations.
 @Suite("Step 3 — a global actor for managed objects", .serialized)
 struct Step3Tests {
-  static let hangCause = "an await on CoreDataActor that never resumes"
+  static let step = ExamStep(
+    "Step3", deck: "slides/03-global-actor.md",
+    likelyCauseOfHang: "an await on CoreDataActor that never resumes")
 
   /// Configure, rename, read, delete: the talk's controller, kept by the actor.
   private static func lifeOfAnEntity(
@@ -69,12 +71,11 @@ struct Step3Tests {
     try await subject.storedNames().filter { $0.hasPrefix(prefix) }.sorted()
   }
 
-  static let crudCheck = ExamCheck(
-    step: "Step3", name: "create, read, update and delete through the actor give the right data",
-    starter: .passesOnStarter, likelyCauseOfHang: hangCause)
+  static let crudCheck = Self.step.check(
+    "create, read, update and delete through the actor give the right data", .passesOnStarter)
 
   @Test(
-    "Create, read, update and delete through the actor give the right data",
+    "create, read, update and delete through the actor give the right data",
     arguments: Subject.all)
   func crudThroughTheActor(_ subject: Subject) async {
     await exam(subject.side, Self.crudCheck) {
@@ -85,21 +86,19 @@ struct Step3Tests {
           && life.storedAfterDelete.isEmpty,
         observed: "name() after rename: \(String(describing: life.renamed)); stored after rename: "
           + "\(life.storedAfterRename); stored after delete: \(life.storedAfterDelete)",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "Isolating the controller, the wrapper and the entity to CoreDataActor changes "
             + "where code may run, not what it does.",
-          hint: "Keep the methods' bodies; add `@CoreDataActor` to the types.",
-          slide: "slides/03-global-actor.md#the-fix"))
+          hint: "Keep the methods' bodies; add `@CoreDataActor` to the types.", read: "the-fix"))
     }
   }
 
-  static let queueCheck = ExamCheck(
-    step: "Step3", name: "the actor's jobs run on the context's queue",
-    starter: .knownGap("a global actor runs on the cooperative pool; step 4 fixes it"),
-    likelyCauseOfHang: hangCause)
+  static let queueCheck = Self.step.check(
+    "the actor's jobs run on the context's queue",
+    .knownGap("a global actor runs on the cooperative pool; step 4 fixes it"))
 
   @Test(
-    "The actor's jobs run on the context's queue (the gap step 4 closes)",
+    "the actor's jobs run on the context's queue",
     arguments: Subject.all)
   func jobsRunOnTheContextsQueue(_ subject: Subject) async {
     await exam(subject.side, Self.queueCheck) {
@@ -108,12 +107,11 @@ struct Step3Tests {
       expectNoViolations(
         subject.container().removeAllViolations(),
         while: "the controller configured, renamed, read and deleted its entity on CoreDataActor",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "A global actor guarantees one job at a time, but its jobs run on the cooperative "
             + "thread pool, not on the context's queue.",
           hint: "Nothing to change in step 3: step 4 gives CoreDataActor an executor that runs "
-            + "every job inside the context's perform.",
-          slide: "slides/03-global-actor.md#the-gap"))
+            + "every job inside the context's perform.", read: "the-gap"))
     }
   }
 }
@@ -122,65 +120,63 @@ struct Step3Tests {
 /// against each side. They compile in parallel.
 @Suite("Step 3 — what the compiler checks")
 struct Step3ProbeTests {
-  struct Case: Sendable, CustomTestStringConvertible {
-    let subject: Subject
-    let probe: String
-    let check: String
-    let starter: StarterOutcome
-    var testDescription: String { "\(subject.side.rawValue) · \(probe)" }
-  }
-
   /// The first three are what isolating the types buys, so the starter fails them. The last
   /// three hold on both sides: they are the facts the lesson stands on (SE-0434).
-  static let probes: [(name: String, check: String, starter: StarterOutcome)] = [
-    (
-      "SetterNeedsTheActor", "setting name from a nonisolated function does not compile",
-      .failsOnStarter
-    ),
-    (
-      "SaveNeedsAwait", "calling save() from outside without await does not compile",
-      .failsOnStarter
-    ),
-    (
-      "FetchRequestStaysInside", "a fetch request built outside cannot be shared with the actor",
-      .failsOnStarter
-    ),
-    (
-      "EntityStaysOnTheActor", "an entity made on CoreDataActor cannot be handed to another actor",
-      .passesOnStarter
-    ),
-    (
-      "IDAndValuesCrossActors", "the entity's objectID and values cross to another actor",
-      .passesOnStarter
-    ),
-    (
-      "SendableEntityIsDiagnosed", "declaring an isolated entity Sendable draws a warning",
-      .passesOnStarter
-    ),
-  ]
-
-  static let cases: [Case] = Subject.all.flatMap { subject in
-    probes.map { Case(subject: subject, probe: $0.name, check: $0.check, starter: $0.starter) }
+  static func probe(
+    _ name: String, _ subject: Subject, starter: StarterOutcome = .passesOnStarter
+  ) async {
+    await examProbe(
+      name, in: "Tests/Step3Tests/Probes", against: subject.module, side: subject.side,
+      step: Step3Tests.step, starter: starter, lesson: lesson)
   }
 
-  @Test("Compile probes: what the global actor makes the compiler check", arguments: cases)
-  func probe(_ testCase: Case) async {
-    let check = ExamCheck(
-      step: "Step3", name: "probe \(testCase.probe): \(testCase.check)",
-      starter: testCase.starter, likelyCauseOfHang: "a compiler that does not finish")
-    await exam(testCase.subject.side, check, subject: testCase.testDescription) {
-      try await expectProbe(
-        testCase.probe, in: "Tests/Step3Tests/Probes", against: testCase.subject.module,
-        lesson: Self.lesson)
-    }
+  @Test(
+    "probe SetterNeedsTheActor: setting name from a nonisolated function does not compile",
+    arguments: Subject.all)
+  func setterNeedsTheActor(_ subject: Subject) async {
+    await Self.probe("SetterNeedsTheActor", subject, starter: .failsOnStarter)
   }
 
-  static let lesson = Lesson(
+  @Test(
+    "probe SaveNeedsAwait: calling save() from outside without await does not compile",
+    arguments: Subject.all)
+  func saveNeedsAwait(_ subject: Subject) async {
+    await Self.probe("SaveNeedsAwait", subject, starter: .failsOnStarter)
+  }
+
+  @Test(
+    "probe FetchRequestStaysInside: a fetch request built outside cannot be shared with the actor",
+    arguments: Subject.all)
+  func fetchRequestStaysInside(_ subject: Subject) async {
+    await Self.probe("FetchRequestStaysInside", subject, starter: .failsOnStarter)
+  }
+
+  @Test(
+    "probe EntityStaysOnTheActor: an entity made on CoreDataActor cannot be handed to another actor",
+    arguments: Subject.all)
+  func entityStaysOnTheActor(_ subject: Subject) async {
+    await Self.probe("EntityStaysOnTheActor", subject)
+  }
+
+  @Test(
+    "probe IDAndValuesCrossActors: the entity's objectID and values cross to another actor",
+    arguments: Subject.all)
+  func idAndValuesCrossActors(_ subject: Subject) async {
+    await Self.probe("IDAndValuesCrossActors", subject)
+  }
+
+  @Test(
+    "probe SendableEntityIsDiagnosed: declaring an isolated entity Sendable draws a warning",
+    arguments: Subject.all)
+  func sendableEntityIsDiagnosed(_ subject: Subject) async {
+    await Self.probe("SendableEntityIsDiagnosed", subject)
+  }
+
+  static let lesson = Step3Tests.step.lesson(
     rule: "Isolating the entity and the context wrapper to a global actor makes the compiler "
       + "check every use: setters only on the actor, calls from outside only with await, "
       + "non-Sendable values (a fetch request, the entity itself) only inside. The entity stays "
       + "non-Sendable (SE-0434): its objectID and its values cross actors, the object does not.",
     hint: "Mark CoreDataEntity, CoreDataContext and CoreDataController with @CoreDataActor, and "
-      + "do not declare the entity Sendable.",
-    slide: "slides/03-global-actor.md#what-the-compiler-checks")
+      + "do not declare the entity Sendable.", read: "what-the-compiler-checks")
 }

@@ -9,7 +9,7 @@ import WorkshopSupport
 /// can miss an empty `checkIsolated()`. This one calls it directly, in child processes, since the
 /// right answer off the queue is to stop the program.
 extension Step4Tests {
-  static let checkIsolatedCheck = check(
+  static let checkIsolatedCheck = step.check(
     "checkIsolated() stops the program off the context's queue, and only there", .failsOnStarter)
 
   @Test(
@@ -18,12 +18,11 @@ extension Step4Tests {
   func checkIsolatedStopsOffTheQueue(_ subject: Subject) async {
     #if compiler(>=6.3)
       await exam(subject.side, Self.checkIsolatedCheck) {
-        let lesson = Lesson(
+        let lesson = Self.step.lesson(
           rule: "checkIsolated() is the executor's last word on isolation: it returns when the "
             + "current code runs on the context's queue (inside its perform) and stops the "
             + "program anywhere else. An empty body says yes to everyone.",
-          hint: "`precondition(container.isOnContextQueue, …)`.",
-          slide: "slides/04-custom-executor.md#isolation-checks")
+          hint: "`precondition(container.isOnContextQueue, …)`.", read: "isolation-checks")
         let stopped = await #expect(
           processExitsWith: .failure,
           "checkIsolated() off the context's queue must stop the program"

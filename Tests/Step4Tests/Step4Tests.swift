@@ -9,27 +9,25 @@ import WorkshopSupport
 /// one at a time, and each starts by forgetting earlier violations.
 @Suite("Step 4 — run the actor on the context's queue", .serialized)
 struct Step4Tests {
-  static let lesson = Lesson(
+  static let lesson = step.lesson(
     rule: "An actor runs its jobs where its executor puts them. A SerialExecutor whose enqueue "
       + "hands each job to the context's perform runs every job of the actor on the context's "
       + "queue, so code on the actor may use the context directly.",
     hint: "In CoreDataExecutor.enqueue: `let job = UnownedJob(job)`, then "
       + "`container.perform { job.runSynchronously(on: executor) }`; and give CoreDataActor "
       + "`nonisolated var unownedExecutor` returning `CoreDataExecutor.shared.asUnownedSerialExecutor()`.",
-    slide: "slides/04-custom-executor.md#the-fix")
+    read: "the-fix")
 
-  static func check(
-    _ name: String, _ starter: StarterOutcome,
-    hang: String = "an executor that never runs a job, or blocks in enqueue"
-  ) -> ExamCheck {
-    ExamCheck(step: "Step4", name: name, starter: starter, likelyCauseOfHang: hang)
-  }
+  static let step = ExamStep(
+    "Step4", deck: "slides/04-custom-executor.md",
+    likelyCauseOfHang: "an executor that never runs a job, or blocks in enqueue")
 
-  static let crudCheck = check(
-    "create, read, update and delete from another actor record no violation", .failsOnStarter)
+  static let crudCheck = step.check(
+    "create, read, update and delete, on the actor and from another actor, record no violation",
+    .failsOnStarter)
 
   @Test(
-    "Create, read, update and delete, on the actor and from another actor, record no violation",
+    "create, read, update and delete, on the actor and from another actor, record no violation",
     arguments: Subject.all)
   func crudRecordsNoViolation(_ subject: Subject) async {
     await exam(subject.side, Self.crudCheck) {
@@ -52,11 +50,11 @@ struct Step4Tests {
     }
   }
 
-  static let queueCheck = check(
+  static let queueCheck = step.check(
     "every job of the actor runs on the context's queue", .failsOnStarter)
 
   @Test(
-    "Every job of the actor runs on the context's queue, also after awaits and hops",
+    "every job of the actor runs on the context's queue",
     arguments: Subject.all)
   func everyJobOnTheQueue(_ subject: Subject) async {
     await exam(subject.side, Self.queueCheck) {
@@ -72,19 +70,20 @@ struct Step4Tests {
     }
   }
 
-  static let serialCheck = check(
-    "jobs run one at a time, and 1,000 concurrent increments are exact", .passesOnStarter)
+  static let serialCheck = step.check(
+    "jobs run one at a time, and 1,000 concurrent increments through the actor are exact",
+    .passesOnStarter)
 
   @Test(
-    "Jobs run one at a time, and 1,000 concurrent increments through the actor are exact",
+    "jobs run one at a time, and 1,000 concurrent increments through the actor are exact",
     arguments: Subject.all)
   func jobsRunOneAtATime(_ subject: Subject) async {
     await exam(subject.side, Self.serialCheck) {
-      let lesson = Lesson(
+      let lesson = Self.step.lesson(
         rule: "A SerialExecutor runs one job at a time: that is what makes an actor an actor. "
           + "A context's queue is serial, a global dispatch queue is not.",
         hint: "Enqueue into the context's perform, not onto DispatchQueue.global().",
-        slide: "slides/04-custom-executor.md#serial-means-serial")
+        read: "serial-means-serial")
       let overlapped = try await withTimeout(.seconds(10), "two jobs meeting at a barrier") {
         await jobsOverlap(on: subject.actor)
       }
@@ -102,20 +101,18 @@ struct Step4Tests {
   // A blocking enqueue blocks threads of the cooperative pool, and then nothing is left to run
   // the 15 s timeout's continuation. So the scenario runs in a child process, where a watchdog
   // ends a deadlock after 30 s, and this process reports the lesson.
-  static let deadlockCheck = ExamCheck(
-    step: "Step4", name: "two actors on two contexts calling each other do not deadlock",
-    starter: .passesOnStarter,
+  static let deadlockCheck = Self.step.check(
+    "two actors on two contexts calling each other do not deadlock", .passesOnStarter,
     likelyCauseOfHang: "a blocking enqueue (performAndWait): two actors that call each other "
-      + "deadlock. enqueue must hand the job to the context's perform and return at once.",
-    watchdogTimeout: .seconds(60))
+      + "deadlock. enqueue must hand the job to the context's perform and return at once.")
 
-  static let deadlockLesson = Lesson(
+  static let deadlockLesson = step.lesson(
     rule: "enqueue must never block: the runtime calls it from any thread, even from a job "
       + "of another executor that is itself waiting.",
     hint: "Use the context's perform (it returns at once), never performAndWait.",
-    slide: "slides/04-custom-executor.md#never-block-in-enqueue")
+    read: "never-block-in-enqueue")
 
-  @Test("Two actors on two contexts calling each other do not deadlock", arguments: Subject.all)
+  @Test("two actors on two contexts calling each other do not deadlock", arguments: Subject.all)
   func actorsCallingEachOtherDoNotDeadlock(_ subject: Subject) async {
     await exam(subject.side, Self.deadlockCheck) {
       #if compiler(>=6.3)
@@ -152,22 +149,21 @@ struct Step4Tests {
       lesson: Self.deadlockLesson)
   }
 
-  static let isolationCheck = check(
+  static let isolationCheck = step.check(
     "the executor's isolation checks agree with the context's queue", .failsOnStarter)
 
   @Test(
-    "The executor's isolation checks agree with the context's queue",
+    "the executor's isolation checks agree with the context's queue",
     .enabled(if: canAskIsolation, "isIsolatingCurrentContext() needs Swift 6.2 (and macOS 26)"),
     arguments: Subject.all)
   func isolationChecksAgreeWithTheQueue(_ subject: Subject) async {
     await exam(subject.side, Self.isolationCheck) {
-      let lesson = Lesson(
+      let lesson = Self.step.lesson(
         rule: "The runtime asks an executor whether the current code is isolated to it "
           + "(isIsolatingCurrentContext, checkIsolated) when it cannot tell by itself: inside a "
           + "plain perform block, the answer is yes.",
         hint: "Answer with `container.isOnContextQueue`; in checkIsolated, "
-          + "`precondition(container.isOnContextQueue, …)`.",
-        slide: "slides/04-custom-executor.md#isolation-checks")
+          + "`precondition(container.isOnContextQueue, …)`.", read: "isolation-checks")
       let answers = await subject.isolationAnswers()
       expect(
         answers.inside == true && answers.outside == false,
@@ -200,11 +196,11 @@ struct Step4Tests {
     }
   }
 
-  static let controllerCheck = check(
+  static let controllerCheck = step.check(
     "the controller keeps its managed object safely, under concurrent renames", .failsOnStarter)
 
   @Test(
-    "The talk's final controller keeps its managed object as a property, safely",
+    "the controller keeps its managed object safely, under concurrent renames",
     arguments: Subject.all)
   func controllerKeepsItsObject(_ subject: Subject) async {
     await exam(subject.side, Self.controllerCheck) {

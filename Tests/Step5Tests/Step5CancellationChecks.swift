@@ -6,12 +6,12 @@ import WorkshopSupport
 /// Cancellation at the two moments the main check does not reach: before a caller joins the
 /// queue, and a waiter resumed twice, which would end the process (so it runs in a child).
 extension Step5Tests {
-  static let cancelledBeforeCheck = check(
+  static let cancelledBeforeCheck = step.check(
     "a caller cancelled before it asks does not wait for a slot", .failsOnStarter)
 
   /// `withTaskCancellationHandler` runs `onCancel` at once for a task that is already cancelled,
   /// before the waiter is in the queue: only a look at `Task.isCancelled` when joining sees it.
-  @Test("A caller cancelled before it asks does not wait for a slot", arguments: Subject.all)
+  @Test("a caller cancelled before it asks does not wait for a slot", arguments: Subject.all)
   func cancelledBeforeAsking(_ subject: Subject) async {
     await exam(subject.side, Self.cancelledBeforeCheck) {
       try await Self.inChildProcess(.cancelledBeforeJoining, subject)
@@ -46,19 +46,20 @@ extension Step5Tests {
         ? "a caller that was cancelled before it asked waited for the slot all the same"
         : "a caller cancelled before it asked got \(outcome!) while the slot was taken; "
           + "\(left) caller(s) queued",
-      lesson: Self.lesson(
-        "A caller that is already cancelled when it asks must not join the queue: it throws "
+      lesson: Self.step.lesson(
+        rule: "A caller that is already cancelled when it asks must not join the queue: it throws "
           + "CancellationError at once. The cancellation handler ran before it was queued, so "
           + "it cannot take it out.",
-        "Under the lock that queues the waiter, look at `Task.isCancelled` first.", "the-foil"))
+        hint: "Under the lock that queues the waiter, look at `Task.isCancelled` first.",
+        read: "the-foil"))
   }
 
-  static let resumedOnceCheck = check(
+  static let resumedOnceCheck = step.check(
     "cancelled waiters are resumed once, never twice", .passesOnStarter)
 
   /// Resuming a continuation twice stops the process, so the scenario runs in a child process
   /// (an exit test): a wrong answer fails this check with its lesson, and the run goes on.
-  @Test("Cancelled waiters are resumed once, never twice", arguments: Subject.all)
+  @Test("cancelled waiters are resumed once, never twice", arguments: Subject.all)
   func cancelledWaitersResumedOnce(_ subject: Subject) async {
     await exam(subject.side, Self.resumedOnceCheck) {
       try await Self.inChildProcess(.threeWaitingWritesCancelled, subject)

@@ -32,11 +32,12 @@ enum ChildScenario: String, Codable, Sendable {
 }
 
 extension Step5Tests {
-  static let endedTheProcess = lesson(
-    "A waiter is resumed exactly once: by the cancellation handler that takes it out of the "
+  static let endedTheProcess = step.lesson(
+    rule: "A waiter is resumed exactly once: by the cancellation handler that takes it out of the "
       + "queue, or by the release that admits it, never by both.",
-    "On cancel, remove the waiter from the queue under the lock, and resume only a continuation "
-      + "you removed.", "the-foil")
+    hint:
+      "On cancel, remove the waiter from the queue under the lock, and resume only a continuation "
+      + "you removed.", read: "the-foil")
 
   /// Runs `scenario` for `subject` in a child process (Swift 6.3's exit tests), else in this one.
   ///

@@ -5,12 +5,12 @@ import WorkshopSupport
 
 /// Who holds a slot, and who may call whom: the mistakes that pass the main checks by luck.
 extension Step5Tests {
-  static let cancelledHoldsNothingCheck = check(
+  static let cancelledHoldsNothingCheck = step.check(
     "a cancelled waiting write frees no slot it did not hold", .failsOnStarter)
 
   /// A caller cancelled while it waits never held the slot, so it must not release one: if it
   /// did, the next write would start beside the write that still runs.
-  @Test("A cancelled waiting write frees no slot it did not hold", arguments: Subject.all)
+  @Test("a cancelled waiting write frees no slot it did not hold", arguments: Subject.all)
   func cancelledWaiterHoldsNothing(_ subject: Subject) async {
     await exam(subject.side, Self.cancelledHoldsNothingCheck) {
       try await Self.inChildProcess(.cancelledWaiterStaysEmptyHanded, subject)
@@ -41,21 +41,21 @@ extension Step5Tests {
           ? "after a waiting write was cancelled, a new write started while the first still ran"
           : "the new write neither queued nor started within 5 s")
         : "the second write never waited behind the first",
-      lesson: Self.lesson(
-        "Only a caller whose acquire returned holds a slot. A caller cancelled while waiting "
+      lesson: Self.step.lesson(
+        rule: "Only a caller whose acquire returned holds a slot. A caller cancelled while waiting "
           + "holds nothing, so it releases nothing: else the next write runs beside one that "
           + "still holds the slot.",
-        "Write `defer { release(…) }` after `try await acquire(…)`, never before it.",
-        "the-foil"))
+        hint: "Write `defer { release(…) }` after `try await acquire(…)`, never before it.",
+        read: "the-foil"))
   }
 
-  static let twoReadersCheck = check(
+  static let twoReadersCheck = step.check(
     "a read queued behind a waiting write stays there when another read ends", .failsOnStarter)
 
   /// Fairness with more than one read running: when one of them ends, the write at the front
   /// still cannot start, and the read behind it must not slip past it.
   @Test(
-    "A read queued behind a waiting write stays there when another read ends",
+    "a read queued behind a waiting write stays there when another read ends",
     arguments: Subject.all)
   func readStaysBehindWaitingWrite(_ subject: Subject) async {
     await exam(subject.side, Self.twoReadersCheck) {
@@ -95,20 +95,21 @@ extension Step5Tests {
         observed: "two reads running, a write and a read queued behind it "
           + "(\(writeQueued && readQueued ? "both waited" : "not both waited")); when one read "
           + "ended, \(stillQueued) caller(s) still queued; they ran in the order \(order.all)",
-        lesson: Self.lesson(
-          "First come, first served, whatever is running: a read that arrived after a waiting "
+        lesson: Self.step.lesson(
+          rule:
+            "First come, first served, whatever is running: a read that arrived after a waiting "
             + "write stays behind it, even when another read ends and the write still cannot "
             + "start.",
-          "Admit from the front of the queue only, and stop at the first caller that cannot "
-            + "start.", "fifo-fairness"))
+          hint: "Admit from the front of the queue only, and stop at the first caller that cannot "
+            + "start.", read: "fifo-fairness"))
     }
   }
 
-  static let otherSchedulerCheck = check(
+  static let otherSchedulerCheck = step.check(
     "a block of one scheduler may call another scheduler", .passesOnStarter)
 
   /// Re-entrance is refused per scheduler: a block waits for its own scheduler, never for another.
-  @Test("A block of one scheduler may call another scheduler", arguments: Subject.all)
+  @Test("a block of one scheduler may call another scheduler", arguments: Subject.all)
   func blockMayCallAnotherScheduler(_ subject: Subject) async {
     await exam(subject.side, Self.otherSchedulerCheck) {
       let (container, outer) = try await Self.setUp(subject)
@@ -129,10 +130,12 @@ extension Step5Tests {
       expect(
         answer == "returned 1",
         observed: "a read on a second scheduler, from a write block, \(answer)",
-        lesson: Self.lesson(
-          "Re-entrance is about one scheduler: a block that calls its own scheduler would wait "
+        lesson: Self.step.lesson(
+          rule:
+            "Re-entrance is about one scheduler: a block that calls its own scheduler would wait "
             + "for itself, but another scheduler's slot is free.",
-          "Compare the task-local with this scheduler's identity, not with nil.", "re-entrance"))
+          hint: "Compare the task-local with this scheduler's identity, not with nil.",
+          read: "re-entrance"))
     }
   }
 }

@@ -6,24 +6,17 @@ import WorkshopSupport
 
 @Suite("Step 5 — the read/write scheduler")
 struct Step5Tests {
-  static let hangCause =
-    "a caller that waits for a slot nobody releases (a block that threw, a cancelled caller), or a "
-    + "block that waits for the scheduler it runs in"
-
-  static func check(_ name: String, _ starter: StarterOutcome) -> ExamCheck {
-    ExamCheck(
-      step: "Step5", name: name, starter: starter, likelyCauseOfHang: hangCause,
-      whenStuck: lesson(
-        "Every caller that got a slot gives it back, on every path (success, error, "
-          + "cancellation), and every waiter is resumed exactly once: else the next caller waits "
-          + "forever.",
-        "Release in a `defer` right after `acquire` returned; on cancel, resume the waiter you "
-          + "removed from the queue, and only that one.", "the-foil"))
-  }
-
-  static func lesson(_ rule: String, _ hint: String, _ anchor: String) -> Lesson {
-    Lesson(rule: rule, hint: hint, slide: "slides/05-read-write-scheduler.md#\(anchor)")
-  }
+  static let step = ExamStep(
+    "Step5", deck: "slides/05-read-write-scheduler.md",
+    likelyCauseOfHang: "a caller that waits for a slot nobody releases (a block that threw, a "
+      + "cancelled caller), or a block that waits for the scheduler it runs in",
+    whenStuck: Lesson(
+      rule: "Every caller that got a slot gives it back, on every path (success, error, "
+        + "cancellation), and every waiter is resumed exactly once: else the next caller waits "
+        + "forever.",
+      hint: "Release in a `defer` right after `acquire` returned; on cancel, resume the waiter you "
+        + "removed from the queue, and only that one.",
+      slide: "slides/05-read-write-scheduler.md#the-foil"))
 
   /// A container with a score "ann" at 0, and a scheduler of `subject`'s side on it.
   static func setUp(_ subject: Subject) async throws -> (PersistentContainer, any Scheduler) {
@@ -36,8 +29,8 @@ struct Step5Tests {
     return (container, scheduler)
   }
 
-  static let incrementsCheck = check(
-    "100 concurrent increments through executeWrite add up exactly", .failsOnStarter)
+  static let incrementsCheck = step.check(
+    "100 concurrent increments through executeWrite add up to exactly +1000", .failsOnStarter)
 
   @Test(
     "100 concurrent increments through executeWrite add up to exactly +1000",
@@ -53,17 +46,18 @@ struct Step5Tests {
       let total = try await scheduler.read { try score(named: "ann", in: $0).value }
       expect(
         total == 1_000, observed: "100 increments of 10 left the score at \(total)",
-        lesson: Self.lesson(
-          "A read-modify-write must run alone: two that overlap both read the old value, and "
+        lesson: Self.step.lesson(
+          rule: "A read-modify-write must run alone: two that overlap both read the old value, and "
             + "the later save overwrites the earlier (a lost update).",
-          "Let executeWrite wait until no other block runs, and release its slot afterwards.",
-          "the-lost-update"))
+          hint: "Let executeWrite wait until no other block runs, and release its slot afterwards.",
+          read: "the-lost-update"))
     }
   }
 
-  static let readsOverlapCheck = check("reads run side by side", .passesOnStarter)
+  static let readsOverlapCheck = step.check(
+    "reads run side by side: four reads are inside at once", .passesOnStarter)
 
-  @Test("Reads run side by side: four reads are inside at once", arguments: Subject.all)
+  @Test("reads run side by side: four reads are inside at once", arguments: Subject.all)
   func readsOverlap(_ subject: Subject) async {
     await exam(subject.side, Self.readsOverlapCheck) {
       let (_, scheduler) = try await Self.setUp(subject)
@@ -78,25 +72,27 @@ struct Step5Tests {
       expect(
         together == 4,
         observed: "only \(together) of 4 reads were inside at the same time",
-        lesson: Self.lesson(
-          "Reads do not change anything, so any number may run at once: that is the point of a "
+        lesson: Self.step.lesson(
+          rule:
+            "Reads do not change anything, so any number may run at once: that is the point of a "
             + "readers-writer scheduler over one serial actor.",
-          "Admit a read whenever no write runs and no write waits ahead of it, even while other "
-            + "reads run.", "many-readers-or-one-writer"))
+          hint:
+            "Admit a read whenever no write runs and no write waits ahead of it, even while other "
+            + "reads run.", read: "many-readers-or-one-writer"))
     }
   }
 
-  static let exclusiveCheck = check(
+  static let exclusiveCheck = step.check(
     "a write never runs alongside a read or another write", .failsOnStarter)
 
-  @Test("A write never runs alongside a read or another write", arguments: Subject.all)
+  @Test("a write never runs alongside a read or another write", arguments: Subject.all)
   func writesRunAlone(_ subject: Subject) async {
     await exam(subject.side, Self.exclusiveCheck) {
       let (_, scheduler) = try await Self.setUp(subject)
-      let lesson = Self.lesson(
-        "A write runs alone: while it runs, no read and no other write may start.",
-        "Admit a write only when no block runs; admit nothing new while a write runs.",
-        "many-readers-or-one-writer")
+      let lesson = Self.step.lesson(
+        rule: "A write runs alone: while it runs, no read and no other write may start.",
+        hint: "Admit a write only when no block runs; admit nothing new while a write runs.",
+        read: "many-readers-or-one-writer")
       // A block runs; a write, or a read sent while a write runs, meets it only if they overlap.
       for (running, second) in [("write", "read"), ("write", "write"), ("read", "write")] {
         let started = Gate()
@@ -141,20 +137,21 @@ struct Step5Tests {
     }
   }
 
-  static let fairnessCheck = check(
-    "a read that arrives after a waiting write waits for the write", .failsOnStarter)
+  static let fairnessCheck = step.check(
+    "with a read running and a write waiting, a new read waits for the write", .failsOnStarter)
 
   @Test(
-    "With a read running and a write waiting, a new read waits for the write",
+    "with a read running and a write waiting, a new read waits for the write",
     arguments: Subject.all)
   func writersDoNotStarve(_ subject: Subject) async {
     await exam(subject.side, Self.fairnessCheck) {
       let (_, scheduler) = try await Self.setUp(subject)
-      let lesson = Self.lesson(
-        "First come, first served: a read that arrives while a write waits queues behind it, or "
+      let lesson = Self.step.lesson(
+        rule:
+          "First come, first served: a read that arrives while a write waits queues behind it, or "
           + "a stream of reads could keep the write out forever.",
-        "Keep one queue in arrival order; admit from its front only; stop at a write that "
-          + "cannot start yet.", "fifo-fairness")
+        hint: "Keep one queue in arrival order; admit from its front only; stop at a write that "
+          + "cannot start yet.", read: "fifo-fairness")
       let running = Gate()
       let finish = Gate()
       let order = Log()
@@ -180,9 +177,9 @@ struct Step5Tests {
     }
   }
 
-  static let throwingCheck = check("a block that throws releases its slot", .passesOnStarter)
+  static let throwingCheck = step.check("a block that throws releases its slot", .passesOnStarter)
 
-  @Test("A block that throws releases its slot", arguments: Subject.all)
+  @Test("a block that throws releases its slot", arguments: Subject.all)
   func throwingReleases(_ subject: Subject) async {
     struct Refused: Error {}
     await exam(subject.side, Self.throwingCheck) {
@@ -203,22 +200,23 @@ struct Step5Tests {
       }
       expect(
         refusals == 4, observed: "\(refusals) of 4 throwing blocks rethrew their error",
-        lesson: Self.lesson(
-          "A block's error reaches its caller.", "Let the block's error propagate.", "the-foil"))
+        lesson: Self.step.lesson(
+          rule: "A block's error reaches its caller.", hint: "Let the block's error propagate.",
+          read: "the-foil"))
       expect(
         after == "done", observed: "a write after blocks that threw returned \(after)",
-        lesson: Self.lesson(
-          "Every exit releases the slot, the error path too.",
-          "Release in a `defer` right after acquiring.", "the-foil"))
+        lesson: Self.step.lesson(
+          rule: "Every exit releases the slot, the error path too.",
+          hint: "Release in a `defer` right after acquiring.", read: "the-foil"))
     }
   }
 
-  static let cancellationCheck = check(
+  static let cancellationCheck = step.check(
     "a caller cancelled while waiting throws CancellationError and frees its place",
     .failsOnStarter)
 
   @Test(
-    "A caller cancelled while waiting throws CancellationError and frees its place",
+    "a caller cancelled while waiting throws CancellationError and frees its place",
     arguments: Subject.all)
   func cancellationFreesThePlace(_ subject: Subject) async {
     await exam(subject.side, Self.cancellationCheck) {
@@ -248,16 +246,18 @@ struct Step5Tests {
       queued && wasCancelled && left == 0 && next == "next",
       observed: "the caller \(queued ? "waited" : "never waited"), then got \(outcome) "
         + "while the slot was taken; \(left) caller(s) still queued",
-      lesson: Self.lesson(
-        "A caller that is cancelled while it waits stops waiting at once, with "
+      lesson: Self.step.lesson(
+        rule: "A caller that is cancelled while it waits stops waiting at once, with "
           + "CancellationError, and leaves the queue.",
-        "Wait inside `withTaskCancellationHandler`; on cancel, remove the waiter and resume it "
-          + "throwing CancellationError.", "the-foil"))
+        hint:
+          "Wait inside `withTaskCancellationHandler`; on cancel, remove the waiter and resume it "
+          + "throwing CancellationError.", read: "the-foil"))
   }
 
-  static let readOnlyCheck = check("a read that tries to save is refused", .failsOnStarter)
+  static let readOnlyCheck = step.check(
+    "a read that tries to save is refused with a clear error", .failsOnStarter)
 
-  @Test("A read that tries to save is refused with a clear error", arguments: Subject.all)
+  @Test("a read that tries to save is refused with a clear error", arguments: Subject.all)
   func readsCannotSave(_ subject: Subject) async {
     await exam(subject.side, Self.readOnlyCheck) {
       let (container, scheduler) = try await Self.setUp(subject)
@@ -283,19 +283,20 @@ struct Step5Tests {
         refused && stored == 0,
         observed: "the read's save \(refusal.map { "threw \($0)" } ?? "went through"); the "
           + "store holds \(stored)",
-        lesson: Self.lesson(
-          "Reads run side by side because they change nothing; a read that writes would be a "
+        lesson: Self.step.lesson(
+          rule: "Reads run side by side because they change nothing; a read that writes would be a "
             + "write without the write's protection.",
-          "Give reads a read-only context: `context.isReadOnly = true`.", "reads-cannot-write"))
+          hint: "Give reads a read-only context: `context.isReadOnly = true`.",
+          read: "reads-cannot-write"))
     }
   }
 
-  static let reentryCheck = check(
+  static let reentryCheck = step.check(
     "calling the scheduler from inside its own block is an error, not a deadlock",
     .failsOnStarter)
 
   @Test(
-    "Calling the scheduler from inside one of its blocks is an error, not a deadlock",
+    "calling the scheduler from inside its own block is an error, not a deadlock",
     arguments: Subject.all)
   func reentryIsAnError(_ subject: Subject) async {
     await exam(subject.side, Self.reentryCheck) {
@@ -317,11 +318,13 @@ struct Step5Tests {
       }
       expect(
         answer == "refused", observed: "the inner call \(answer)",
-        lesson: Self.lesson(
-          "A block that calls back into its own scheduler waits for itself. The scheduler must "
+        lesson: Self.step.lesson(
+          rule:
+            "A block that calls back into its own scheduler waits for itself. The scheduler must "
             + "say so instead of hanging.",
-          "Mark the running block with a @TaskLocal (tasks started inside inherit it) and throw "
-            + "SchedulerError.reentrantCall when it is set.", "re-entrance"))
+          hint:
+            "Mark the running block with a @TaskLocal (tasks started inside inherit it) and throw "
+            + "SchedulerError.reentrantCall when it is set.", read: "re-entrance"))
     }
   }
 }
@@ -330,20 +333,15 @@ struct Step5Tests {
 @Suite("Step 5 — what the compiler checks")
 struct Step5ProbeTests {
   @Test(
-    "Compile probe: returning a managed object from a read does not compile",
-    arguments: Subject.all)
-  func managedObjectsStayInside(_ subject: Subject) async {
-    let check = ExamCheck(
-      step: "Step5", name: "probe ManagedObjectStaysInside: a managed object cannot leave a block",
-      starter: .passesOnStarter, likelyCauseOfHang: "a compiler that does not finish")
-    await exam(subject.side, check) {
-      try await expectProbe(
-        "ManagedObjectStaysInside", in: "Tests/Step5Tests/Probes", against: subject.module,
-        lesson: Lesson(
-          rule: "A block's result crosses from the context's queue to the caller: only "
-            + "Sendable values may, never a managed object.",
-          hint: "Keep `Result: Sendable` on executeRead and executeWrite; return values or IDs.",
-          slide: "slides/05-read-write-scheduler.md#sendable-results"))
-    }
+    "probe ManagedObjectStaysInside: a managed object cannot leave a block", arguments: Subject.all)
+  func managedObjectStaysInside(_ subject: Subject) async {
+    await examProbe(
+      "ManagedObjectStaysInside", in: "Tests/Step5Tests/Probes", against: subject.module,
+      side: subject.side, step: Step5Tests.step,
+      lesson: Step5Tests.step.lesson(
+        rule: "A block's result crosses from the context's queue to the caller: only Sendable "
+          + "values may, never a managed object.",
+        hint: "Keep `Result: Sendable` on executeRead and executeWrite; return values or IDs.",
+        read: "sendable-results"))
   }
 }

@@ -94,21 +94,20 @@ struct LookupAnswers: Codable, Sendable, CustomStringConvertible {
 /// The runtime's isolation questions: optional to answer in this step, but an answer must never
 /// say yes off the context's queue.
 extension Step6Tests {
-  static let isolationClaimCheck = check(
+  static let isolationClaimCheck = step.check(
     "a model actor's executor never claims isolation off its context's queue", .passesOnStarter)
 
-  static let isolationClaimLesson = Lesson(
+  static let isolationClaimLesson = step.lesson(
     rule: "When the runtime cannot tell by itself, it asks the executor whether the current code "
       + "is isolated to it (isIsolatingCurrentContext, then checkIsolated). Off the context's "
       + "queue the answer is no: a yes there lets assumeIsolated and preconditionIsolated() wave "
       + "code through that races with the actor.",
     hint: "Answer from this actor's own context: `context.isInPerformScope` in "
       + "isIsolatingCurrentContext, `precondition(context.isInPerformScope, …)` in checkIsolated. "
-      + "Or leave both out: the defaults say no.",
-    slide: "slides/06-model-actor.md#the-isolation-checks-once-more")
+      + "Or leave both out: the defaults say no.", read: "the-isolation-checks-once-more")
 
   @Test(
-    "A model actor's executor never claims isolation off its context's queue",
+    "a model actor's executor never claims isolation off its context's queue",
     arguments: Subject.all)
   func executorNeverClaimsIsolationOffTheQueue(_ subject: Subject) async {
     await exam(subject.side, Self.isolationClaimCheck) {

@@ -7,27 +7,25 @@ import WorkshopSupport
 /// checks that each hold a pool thread while waiting for a partner would starve each other.
 @Suite("Step 6 — model actors, one context per actor", .serialized)
 struct Step6Tests {
-  static let lesson = Lesson(
+  static let lesson = step.lesson(
     rule: "A model actor owns one context and runs every job on that context's queue, through an "
       + "executor of its own: its code may use the context directly, and two model actors run "
       + "side by side.",
     hint: "ModelActorExecutor.enqueue hands each job to `context.perform`; the ModelActor "
       + "extension supplies `nonisolated var unownedExecutor` from `modelExecutor`.",
-    slide: "slides/06-model-actor.md#the-fix")
+    read: "the-fix")
 
-  static func check(_ name: String, _ starter: StarterOutcome) -> ExamCheck {
-    ExamCheck(
-      step: "Step6", name: name, starter: starter,
-      likelyCauseOfHang: "a blocking enqueue (performAndWait): model actors that call each "
-        + "other deadlock", watchdogTimeout: .seconds(60))
-  }
+  static let step = ExamStep(
+    "Step6", deck: "slides/06-model-actor.md",
+    likelyCauseOfHang: "a blocking enqueue (performAndWait): model actors that call each other "
+      + "deadlock", watchdogTimeout: .seconds(60))
 
-  static let queueCheck = check(
+  static let queueCheck = step.check(
     "every job of a model actor runs on its own context's queue, with no violation",
     .failsOnStarter)
 
   @Test(
-    "Every job of a model actor runs on its own context's queue, across awaits",
+    "every job of a model actor runs on its own context's queue, with no violation",
     arguments: Subject.all)
   func jobsRunOnTheOwnQueue(_ subject: Subject) async {
     await exam(subject.side, Self.queueCheck) {
@@ -38,15 +36,14 @@ struct Step6Tests {
         runsOnItsModelExecutor(handler),
         observed: "the actor's unownedExecutor is not the executor in its modelExecutor: it "
           + "hands out another one (made on each call, or shared by every model actor)",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "A model actor's jobs run on its own executor, the one it keeps in "
             + "modelExecutor. An executor made on each call is freed as soon as it is returned, "
             + "and the runtime never sees the same executor twice; a shared one is the global "
             + "actor again.",
           hint: "`public nonisolated var unownedExecutor` returns "
             + "`modelExecutor.asUnownedSerialExecutor()`: the stored executor, not a new or a "
-            + "static one.",
-          slide: "slides/06-model-actor.md#before--after-unownedexecutor"))
+            + "static one.", read: "before--after-unownedexecutor"))
       let off = try await withTimeout(.seconds(20), "a job that hops off and back") {
         await placesOffTheQueue(on: handler, visitor: Visitor())
       }
@@ -64,12 +61,12 @@ struct Step6Tests {
     }
   }
 
-  static let lookupCheck = check(
+  static let lookupCheck = step.check(
     "self[id, as:] finds the typed object, and nil for a deleted, foreign or other-entity ID",
     .failsOnStarter)
 
   @Test(
-    "self[id, as:] returns the typed object; nil for a deleted, foreign or other-entity ID",
+    "self[id, as:] finds the typed object, and nil for a deleted, foreign or other-entity ID",
     arguments: Subject.all)
   func typedLookup(_ subject: Subject) async {
     await exam(subject.side, Self.lookupCheck) {
@@ -98,15 +95,14 @@ struct Step6Tests {
     }
   }
 
-  static let lookupLesson = Lesson(
+  static let lookupLesson = step.lesson(
     rule: "A lookup by ID is typed and total: the object as its entity, or nil. A missing "
       + "object is an ordinary answer, never a trap.",
-    hint: "`try? modelContext.existingObject(with: id, as: entity)`.",
-    slide: "slides/06-model-actor.md#typed-lookups")
+    hint: "`try? modelContext.existingObject(with: id, as: entity)`.", read: "typed-lookups")
 
-  static let parallelCheck = check("two model actors run at the same time", .passesOnStarter)
+  static let parallelCheck = step.check("two model actors run at the same time", .passesOnStarter)
 
-  @Test("Two model actors make progress at the same time", arguments: Subject.all)
+  @Test("two model actors run at the same time", arguments: Subject.all)
   func modelActorsRunSideBySide(_ subject: Subject) async {
     await exam(subject.side, Self.parallelCheck) {
       let container = PersistentContainer(name: "step6-parallel")
@@ -118,19 +114,19 @@ struct Step6Tests {
       let (met, metToo) = await (one, two)
       expect(
         met && metToo, observed: "two model actors' jobs never ran at the same time",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "Each model actor has its own queue, so two of them run side by side; one "
             + "global actor runs one job at a time for everybody.",
           hint: "Give each actor its own context and executor; share only the container.",
-          slide: "slides/06-model-actor.md#side-by-side"))
+          read: "side-by-side"))
     }
   }
 
-  static let deadlockCheck = check(
-    "model actors calling each other do not deadlock", .passesOnStarter)
+  static let deadlockCheck = step.check(
+    "model actors calling each other at the same moment do not deadlock", .passesOnStarter)
 
   @Test(
-    "Model actors calling each other at the same moment do not deadlock",
+    "model actors calling each other at the same moment do not deadlock",
     arguments: Subject.all)
   func noDeadlock(_ subject: Subject) async {
     await exam(subject.side, Self.deadlockCheck) {
@@ -150,18 +146,18 @@ struct Step6Tests {
       expect(
         finished,
         observed: "two model actors whose jobs called each other did not finish within 15 s",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "enqueue must never block: model actors call each other, and the runtime calls "
             + "enqueue from another executor's job.",
           hint: "`context.perform`, never `performAndWait`, in ModelActorExecutor.enqueue.",
-          slide: "slides/06-model-actor.md#the-fix"))
+          read: "the-fix"))
     }
   }
 
-  static let viewContextCheck = check(
+  static let viewContextCheck = step.check(
     "a model actor's save reaches the view context", .failsOnStarter)
 
-  @Test("Changes saved by a model actor reach the view context", arguments: Subject.all)
+  @Test("a model actor's save reaches the view context", arguments: Subject.all)
   func savesReachTheViewContext(_ subject: Subject) async {
     await exam(subject.side, Self.viewContextCheck) {
       let container = PersistentContainer(name: "step6-view")
@@ -175,13 +171,13 @@ struct Step6Tests {
         before == "v1" && after == "v2",
         observed: "the view context read \(String(describing: before)), then "
           + "\(String(describing: after))",
-        lesson: Lesson(
+        lesson: Self.step.lesson(
           rule: "Model actors save to the store; the view context learns of it through save "
             + "notifications, merged on the main queue.",
           hint: "Check the steps in order: the model actor must find the note by its ID "
             + "(`self[id, as:]`, not nil), save, and the view context must merge "
             + "(`automaticallyMergesChangesFromParent`, which MainDataHandler sets).",
-          slide: "slides/06-model-actor.md#the-view-context"))
+          read: "the-view-context"))
     }
   }
 }
@@ -189,31 +185,27 @@ struct Step6Tests {
 /// The compile-time half: objects stay in their actor, IDs travel.
 @Suite("Step 6 — what the compiler checks")
 struct Step6ProbeTests {
-  struct Case: Sendable, CustomTestStringConvertible {
-    let subject: Subject
-    let probe: String
-    var testDescription: String { "\(subject.side.rawValue) · \(probe)" }
-  }
-
-  static let cases: [Case] = Subject.all.flatMap { subject in
-    ["NoteStaysInside", "IDTravels"].map { Case(subject: subject, probe: $0) }
+  static func probe(_ name: String, _ subject: Subject) async {
+    await examProbe(
+      name, in: "Tests/Step6Tests/Probes", against: subject.module, side: subject.side,
+      step: Step6Tests.step,
+      lesson: Step6Tests.step.lesson(
+        rule: "A managed object is bound to its model actor's context and is not Sendable; its "
+          + "ManagedObjectID is, and the other actor looks it up in its own context.",
+        hint: "Pass IDs between model actors; look objects up with `self[id, as:]`.",
+        read: "ids-travel"))
   }
 
   @Test(
-    "Compile probes: an object cannot be handed to another model actor; its ID can",
-    arguments: cases)
-  func probe(_ testCase: Case) async {
-    let check = ExamCheck(
-      step: "Step6", name: "probe \(testCase.probe)", starter: .passesOnStarter,
-      likelyCauseOfHang: "a compiler that does not finish")
-    await exam(testCase.subject.side, check, subject: testCase.testDescription) {
-      try await expectProbe(
-        testCase.probe, in: "Tests/Step6Tests/Probes", against: testCase.subject.module,
-        lesson: Lesson(
-          rule: "A managed object is bound to its model actor's context and is not Sendable; its "
-            + "ManagedObjectID is, and the other actor looks it up in its own context.",
-          hint: "Pass IDs between model actors; look objects up with `self[id, as:]`.",
-          slide: "slides/06-model-actor.md#ids-travel"))
-    }
+    "probe NoteStaysInside: a note cannot be handed from one model actor to another",
+    arguments: Subject.all)
+  func noteStaysInside(_ subject: Subject) async {
+    await Self.probe("NoteStaysInside", subject)
+  }
+
+  @Test(
+    "probe IDTravels: a note's objectID travels to another model actor", arguments: Subject.all)
+  func idTravels(_ subject: Subject) async {
+    await Self.probe("IDTravels", subject)
   }
 }

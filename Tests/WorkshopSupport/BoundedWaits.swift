@@ -85,6 +85,11 @@ public struct TimeoutError: Error, CustomStringConvertible {
   public let what: String
   public let timeout: Duration
 
+  public init(what: String, timeout: Duration) {
+    self.what = what
+    self.timeout = timeout
+  }
+
   public var description: String { "\(what) did not finish within \(timeout)" }
 }
 

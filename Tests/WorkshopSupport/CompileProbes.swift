@@ -194,3 +194,24 @@ public func expectProbe(
   expect(
     outcome.matches, observed: outcome.mismatch, lesson: lesson, sourceLocation: sourceLocation)
 }
+
+/// Runs the probe `name` as one side of a check of `step`. The check is the running test, which
+/// is named `probe <name>: <what the probe shows>`, so that its scoreboard line, its test and
+/// the docs say the same words.
+public func examProbe(
+  _ name: String, in folder: String, against module: String, side: ExamSide, step: ExamStep,
+  starter: StarterOutcome = .passesOnStarter, lesson: Lesson,
+  isolation: isolated (any Actor)? = #isolation, sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  let title = Test.current?.displayName ?? "probe \(name)"
+  if !title.hasPrefix("probe \(name): ") {
+    Issue.record(
+      Comment(
+        rawValue: "Harness: the test '\(title)' runs the probe \(name); name it 'probe \(name): …'"),
+      sourceLocation: sourceLocation)
+  }
+  let check = step.check(title, starter, likelyCauseOfHang: "a compiler that does not finish")
+  await exam(side, check, subject: "\(side.rawValue) · \(name)", sourceLocation: sourceLocation) {
+    try await expectProbe(name, in: folder, against: module, lesson: lesson)
+  }
+}

@@ -151,11 +151,29 @@ public func exam(
   sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () async throws -> Void
 ) async {
+  let environment = ProcessInfo.processInfo.environment
+  await runExam(
+    side, check, subject: subject, verify: isVerifyMode,
+    only: environment["WORKSHOP_CHECK"].flatMap { $0.isEmpty ? nil : $0 },
+    isolation: isolation, sourceLocation: sourceLocation, report: { print($0) }, body)
+}
+
+/// `exam` with its environment spelled out, so that HarnessTests can check verify mode, the
+/// one-check filter and the scoreboard line without changing the process's environment.
+package func runExam(
+  _ side: ExamSide, _ check: ExamCheck, subject: String?, verify: Bool, only: String?,
+  isolation: isolated (any Actor)?, sourceLocation: SourceLocation,
+  report: (String) -> Void, _ body: () async throws -> Void
+) async {
   // The wrong-answer gate runs one check at a time: `WORKSHOP_CHECK` names it.
-  if let only = ProcessInfo.processInfo.environment["WORKSHOP_CHECK"], !only.isEmpty,
-    only != check.name
-  {
-    return
+  if let only, only != check.name { return }
+  // One name per check: the test list, the scoreboard and the docs must say the same words.
+  if let test = Test.current, test.displayName != check.name {
+    Issue.record(
+      Comment(
+        rawValue: "Harness: the test '\(test.displayName ?? test.name)' runs the check "
+          + "'\(check.name)'. Name the @Test exactly as its check, so that the test list, the "
+          + "scoreboard and the docs say the same words."), sourceLocation: sourceLocation)
   }
   let label = subject ?? side.rawValue
   let watch = Watchdog.shared.arm(
@@ -165,12 +183,11 @@ public func exam(
   let score = ExamScore(check: check.name)
   let knownIssue: String? =
     switch check.starter {
-    case .failsOnStarter where isVerifyMode && side == .yours:
+    case .failsOnStarter where verify && side == .yours:
       "the untouched starter of \(check.step) must fail '\(check.name)'"
     case .knownGap(let reason): reason
     default: nil
     }
-  let expectedToFail = knownIssue != nil
   await ExamScore.$current.withValue(score) {
     if let knownIssue {
       await withKnownIssue(
@@ -200,13 +217,20 @@ public func exam(
       }
     }
   }
-  let mark = score.failed ? "✘" : "✔"
+  report(scoreboardLine(check, label: label, failed: score.failed, expected: knownIssue != nil))
+}
+
+/// The scoreboard line for one side of a check: `[Step1] ✔ solution · class — configure() …`,
+/// with a note when the failure was expected.
+package func scoreboardLine(
+  _ check: ExamCheck, label: String, failed: Bool, expected: Bool
+) -> String {
+  let mark = failed ? "✘" : "✔"
   let note =
     switch check.starter {
-    case .knownGap(let reason) where score.failed: " (known gap: \(reason))"
-    case .failsOnStarter where score.failed && expectedToFail:
-      " (expected: the untouched starter fails it)"
+    case .knownGap(let reason) where failed: " (known gap: \(reason))"
+    case .failsOnStarter where failed && expected: " (expected: the untouched starter fails it)"
     default: ""
     }
-  print("[\(check.step)] \(mark) \(label) — \(check.name)\(note)")
+  return "[\(check.step)] \(mark) \(label) — \(check.name)\(note)"
 }

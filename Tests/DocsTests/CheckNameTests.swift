@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import WorkshopSupport
+
+/// One name per check: the test list, the scoreboard, the decks, the hints, the facilitator
+/// guide and the wrong-answer catalogue all say the same words. `exam` enforces it between a
+/// `@Test` and its check at run time; these tests hold the documents to it.
+@Suite("Docs name the checks as the tests do")
+struct CheckNameTests {
+  /// Each step's checks, read from its test sources: the names given to `step.check("…")`, and
+  /// the probes, whose tests are named `probe <file>: …`.
+  static let checks: [String: Set<String>] = {
+    let declared = #/check\(\s*"([^"]+)"/#
+    let probe = #/@Test\(\s*"(probe [A-Za-z]+: [^"]+)"/#
+    var checks: [String: Set<String>] = [:]
+    for number in 1...6 {
+      let sources = DocsTests.swiftFiles(under: "Tests/Step\(number)Tests")
+        .filter { !$0.contains("/Probes/") }.map(DocsTests.read).joined(separator: "\n")
+      let names =
+        sources.matches(of: declared).map { String($0.output.1) }
+        + sources.matches(of: probe).map { String($0.output.1) }
+      checks["Step\(number)"] = Set(names)
+    }
+    return checks
+  }()
+
+  static var allChecks: Set<String> { checks.values.reduce(into: []) { $0.formUnion($1) } }
+
+  @Test("Every step's checks are found in its test sources")
+  func checksAreFound() {
+    for (step, names) in Self.checks.sorted(by: { $0.key < $1.key }) {
+      #expect(names.count >= 6, "\(step): found only \(names.sorted())")
+    }
+  }
+
+  @Test("Every deck's table of checks lists exactly its step's checks")
+  func deckTablesListTheChecks() throws {
+    for deck in DocsTests.documents where deck.hasPrefix("slides/0") && !deck.hasPrefix("slides/00")
+    {
+      let step = "Step\(deck.dropFirst("slides/0".count).prefix(1))"
+      let text = DocsTests.read(deck)
+      guard let heading = text.range(of: "## What the checks verify") else {
+        Issue.record("\(deck) has no section 'What the checks verify'")
+        continue
+      }
+      let rows = text[heading.upperBound...].split(separator: "\n").drop { !$0.hasPrefix("|") }
+        .prefix { $0.hasPrefix("|") }.dropFirst(2)
+      let listed = Set(
+        rows.compactMap { $0.split(separator: "|").first?.trimmingCharacters(in: .whitespaces) })
+      let expected = Self.checks[step, default: []]
+      let listsTheChecks = listed == expected
+      #expect(
+        listsTheChecks,
+        """
+        \(deck): the table under 'What the checks verify' must name \(step)'s checks as the tests \
+        do. Missing: \(expected.subtracting(listed).sorted()). Unknown: \
+        \(listed.subtracting(expected).sorted())
+        """)
+    }
+  }
+
+  @Test("Every check the wrong-answer catalogue names is a check of its step")
+  func catalogueNamesRealChecks() throws {
+    let folder = Repository.url("Tests/WrongAnswers")
+    var named = 0
+    for step in try Repository.names(in: "Tests/WrongAnswers", ending: "")
+    where step.hasPrefix("Step") {
+      for entry in try FileManager.default.contentsOfDirectory(
+        atPath: folder.appending(path: step).path) where entry.hasSuffix(".patch")
+      {
+        let text = DocsTests.read("Tests/WrongAnswers/\(step)/\(entry)")
+        for line in text.split(separator: "\n").prefix(5) where line.hasPrefix("Check: ") {
+          named += 1
+          let name = String(line.dropFirst("Check: ".count))
+          let isACheck = Self.checks[step, default: []].contains(name)
+          #expect(
+            isACheck,
+            "Tests/WrongAnswers/\(step)/\(entry) names '\(name)', which is no check of \(step)")
+        }
+      }
+    }
+    #expect(named >= 70, "the catalogue names only \(named) checks")
+  }
+
+  /// The first three words of a name: a backticked span that starts like a check is meant as
+  /// one, so a stale or misspelt name is caught while code and compiler messages are left alone.
+  static func opening(_ text: String) -> [Substring] {
+    Array(text.split(separator: " ").prefix(3))
+  }
+
+  @Test("Every check the hints and the facilitator guide cite is a real check")
+  func docsNameRealChecks() throws {
+    let span = #/`([^`\n]+)`/#
+    let openings = Set(Self.allChecks.map { Self.opening($0).joined(separator: " ") })
+    var cited = 0
+    for document in DocsTests.documents
+    where document.hasSuffix("HINTS.md") || document == "slides/facilitator-guide.md" {
+      for match in DocsTests.read(document).matches(of: span) {
+        // A scoreboard line may follow the name with its note.
+        let name = String(match.output.1.split(separator: " (known gap").first ?? "")
+        let words = Self.opening(name)
+        guard words.count == 3, openings.contains(words.joined(separator: " ")) else { continue }
+        cited += 1
+        let isACheck = Self.allChecks.contains(name)
+        #expect(isACheck, "\(document) cites `\(name)` as a check; no check has that name")
+      }
+    }
+    #expect(cited > 20, "the hints and the guide cite only \(cited) checks")
+  }
+}

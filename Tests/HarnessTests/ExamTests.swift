@@ -1,0 +1,149 @@
+import Testing
+import WorkshopSupport
+
+/// `exam` itself: verify mode, the one-check filter, the scoreboard line and the one-name rule.
+/// Each test runs `runExam` with the environment spelled out, and names its check after itself,
+/// as every step's test does.
+@Suite("Exam harness — exam()")
+struct ExamTests {
+  static let step = ExamStep(
+    "StepX", deck: "slides/00-introduction.md", likelyCauseOfHang: "a deliberate hang",
+    whenStuck: Lesson(
+      rule: "Stuck rule.", hint: "Stuck hint.", slide: "slides/00-introduction.md#setup"))
+
+  /// A check of `StepX` named after the running test.
+  static func check(_ starter: StarterOutcome) -> ExamCheck {
+    step.check(Test.current?.displayName ?? "", starter)
+  }
+
+  static let lesson = Lesson(
+    rule: "The rule.", hint: "The hint.", slide: "slides/00-introduction.md#the-problem")
+
+  /// Runs one side of `check` and returns the scoreboard lines it reported.
+  static func run(
+    _ side: ExamSide, _ check: ExamCheck, verify: Bool, only: String? = nil,
+    _ body: () async throws -> Void
+  ) async -> [String] {
+    var lines: [String] = []
+    await runExam(
+      side, check, subject: nil, verify: verify, only: only, isolation: nil,
+      sourceLocation: #_sourceLocation, report: { lines.append($0) }, body)
+    return lines
+  }
+
+  static func comment(of issue: Issue) -> String {
+    issue.comments.map(\.rawValue).joined(separator: "\n")
+  }
+
+  @Test("verify mode: the starter failing its lesson is the expected known issue")
+  func starterFailureIsExpected() async {
+    let check = Self.check(.failsOnStarter)
+    let lines = await Self.run(.yours, check, verify: true) {
+      expect(false, observed: "the starter's mistake", lesson: Self.lesson)
+    }
+    #expect(lines == ["[StepX] ✘ yours — \(check.name) (expected: the untouched starter fails it)"])
+  }
+
+  @Test("verify mode: a starter that passes its lesson turns the run red")
+  func starterSolvedByAccidentIsAnError() async {
+    let check = Self.check(.failsOnStarter)
+    var lines: [String] = []
+    await withKnownIssue {
+      lines = await Self.run(.yours, check, verify: true) {}
+    } matching: { issue in
+      if case .knownIssueNotRecorded = issue.kind { return true }
+      return false
+    }
+    #expect(lines == ["[StepX] ✔ yours — \(check.name)"])
+  }
+
+  @Test("verify mode: the solution's side runs plainly, and its failure names the check")
+  func solutionFailureIsAFailure() async {
+    let check = Self.check(.failsOnStarter)
+    var lines: [String] = []
+    await withKnownIssue {
+      lines = await Self.run(.solution, check, verify: true) {
+        expect(false, observed: "a broken solution", lesson: Self.lesson)
+      }
+    } matching: { issue in
+      Self.comment(of: issue)
+        == "Check: \(check.name)\nObserved: a broken solution\n\(Self.lesson.text)"
+    }
+    #expect(lines == ["[StepX] ✘ solution — \(check.name)"])
+  }
+
+  @Test("attendee mode: the starter's failure is a plain failure with its lesson")
+  func attendeeSeesPlainFailures() async {
+    let check = Self.check(.failsOnStarter)
+    var lines: [String] = []
+    await withKnownIssue {
+      lines = await Self.run(.yours, check, verify: false) {
+        expect(false, observed: "the starter's mistake", lesson: Self.lesson)
+      }
+    } matching: { issue in
+      Self.comment(of: issue).hasPrefix("Check: \(check.name)\nObserved: the starter's mistake")
+    }
+    #expect(lines == ["[StepX] ✘ yours — \(check.name)"])
+  }
+
+  @Test("a bounded wait that ran out fails with the step's lesson for being stuck")
+  func timeoutTeaches() async {
+    let check = Self.check(.passesOnStarter)
+    await withKnownIssue {
+      _ = await Self.run(.yours, check, verify: false) {
+        throw TimeoutError(what: "a waiting write", timeout: .seconds(5))
+      }
+    } matching: { issue in
+      Self.comment(of: issue)
+        == "Check: \(check.name)\nObserved: a waiting write did not finish within 5.0 seconds "
+        + "(a deliberate hang)\nRule: Stuck rule.\nHint: Stuck hint.\nRead: slides/00-introduction.md#setup"
+    }
+  }
+
+  @Test("a known gap fails on both sides as a known issue, and says so on the scoreboard")
+  func knownGapIsShown() async {
+    let check = Self.check(.knownGap("a later step closes it"))
+    for side in ExamSide.allCases {
+      let lines = await Self.run(side, check, verify: false) {
+        expect(false, observed: "the gap", lesson: Self.lesson)
+      }
+      #expect(
+        lines == ["[StepX] ✘ \(side.rawValue) — \(check.name) (known gap: a later step closes it)"])
+    }
+  }
+
+  @Test("WORKSHOP_CHECK runs the named check only")
+  func oneCheckFilter() async {
+    let check = Self.check(.passesOnStarter)
+    var ran = false
+    let skipped = await Self.run(.yours, check, verify: false, only: "another check") {
+      ran = true
+    }
+    #expect(!ran && skipped.isEmpty)
+    let run = await Self.run(.yours, check, verify: false, only: check.name) { ran = true }
+    #expect(ran && run == ["[StepX] ✔ yours — \(check.name)"])
+  }
+
+  @Test("a test named otherwise than its check is a harness error")
+  func oneNamePerCheck() async {
+    let check = Self.step.check("a name the test does not carry", .passesOnStarter)
+    await withKnownIssue {
+      _ = await Self.run(.yours, check, verify: false) {}
+    } matching: { issue in
+      Self.comment(of: issue).hasPrefix(
+        "Harness: the test 'a test named otherwise than its check is a harness error' runs the "
+          + "check 'a name the test does not carry'.")
+    }
+  }
+
+  @Test("a step's checks and lessons carry its name, its deck and its likely cause of a hang")
+  func stepDeclaresOnce() {
+    let check = Self.step.check("c", .passesOnStarter)
+    #expect(check.step == "StepX" && check.likelyCauseOfHang == "a deliberate hang")
+    #expect(check.whenStuck?.slide == "slides/00-introduction.md#setup")
+    let own = Self.step.check("d", .passesOnStarter, likelyCauseOfHang: "its own cause")
+    #expect(own.likelyCauseOfHang == "its own cause")
+    let lesson = Self.step.lesson(rule: "r", hint: "h", read: "the-plan-of-the-day")
+    #expect(lesson.slide == "slides/00-introduction.md#the-plan-of-the-day")
+  }
+}
