@@ -405,10 +405,7 @@ final class ContextCore: Sendable {
   // MARK: - Inspecting changes
 
   var hasChanges: Bool {
-    access(.inspectChanges) { state in
-      !state.inserted.isEmpty || !state.deleted.isEmpty
-        || state.objects(state.touched).contains { $0.hasPendingChanges }
-    }
+    access(.inspectChanges) { $0.hasChanges }
   }
 
   func insertedObjects() -> Set<ManagedObject> {
@@ -582,6 +579,11 @@ final class ContextCore: Sendable {
   // MARK: - Saving
 
   func save() throws(PersistenceError) {
+    // Like NSManagedObjectContextWillSave: a save with changes announces itself first, on the
+    // saving thread and outside the lock, so an observer may still use the context.
+    if hub.hasWillSaveObservers, state.withLock(\.hasChanges) {
+      hub.postWillSave(ContextWillSave(contextName: name))
+    }
     let note = try access(.save) { (state) throws(PersistenceError) -> ContextDidSave? in
       try internally { () throws(PersistenceError) in try commit(state) }
     }
@@ -818,5 +820,12 @@ extension ManagedObject {
   var insertionSerial: UInt64 {
     if case .temporary(_, let serial) = id.storage { return serial }
     return 0
+  }
+}
+
+extension ContextState {
+  /// Whether a save would write anything.
+  var hasChanges: Bool {
+    !inserted.isEmpty || !deleted.isEmpty || objects(touched).contains { $0.hasPendingChanges }
   }
 }

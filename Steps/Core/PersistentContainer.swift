@@ -79,6 +79,17 @@ public final class PersistentContainer: Sendable {
     hub.addObserver(observer)
   }
 
+  /// Calls `observer` before every save that has changes, on the saving context's queue, inside
+  /// its `perform`, like `NSManagedObjectContext.willSaveObjectsNotification`. Apple's advice for
+  /// that notification holds here: do not block in it, and do no asynchronous work.
+  @discardableResult
+  public func addWillSaveObserver(
+    _ observer: @escaping @Sendable (ContextWillSave) -> Void
+  ) -> SaveObserverToken {
+    hub.addWillSaveObserver(observer)
+  }
+
+  /// Ends a registration made with ``addSaveObserver(_:)`` or ``addWillSaveObserver(_:)``.
   public func removeSaveObserver(_ token: SaveObserverToken) {
     hub.removeObserver(token)
   }

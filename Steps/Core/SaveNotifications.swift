@@ -17,7 +17,14 @@ public struct ContextDidSave: Sendable, Hashable {
   let permanentIDs: [ManagedObjectID: ManagedObjectID]
 }
 
-/// A registration made with ``PersistentContainer/addSaveObserver(_:)``.
+/// A save about to write changes, like `NSManagedObjectContext.willSaveObjectsNotification`.
+public struct ContextWillSave: Sendable, Hashable {
+  /// The saving context's name, if it had one.
+  public let contextName: String?
+}
+
+/// A registration made with ``PersistentContainer/addSaveObserver(_:)`` or
+/// ``PersistentContainer/addWillSaveObserver(_:)``.
 public struct SaveObserverToken: Sendable, Hashable {
   let rawValue: UInt64
 }
@@ -27,6 +34,7 @@ final class SaveHub: Sendable {
   private struct State {
     var nextToken: UInt64 = 1
     var observers: [UInt64: @Sendable (ContextDidSave) -> Void] = [:]
+    var willSaveObservers: [UInt64: @Sendable (ContextWillSave) -> Void] = [:]
     var contexts: [ContextID: WeakContextCore] = [:]
   }
 
@@ -37,15 +45,36 @@ final class SaveHub: Sendable {
   private let state = Locked(State())
 
   func addObserver(_ observer: @escaping @Sendable (ContextDidSave) -> Void) -> SaveObserverToken {
+    newToken { $0.observers[$1] = observer }
+  }
+
+  func addWillSaveObserver(
+    _ observer: @escaping @Sendable (ContextWillSave) -> Void
+  ) -> SaveObserverToken {
+    newToken { $0.willSaveObservers[$1] = observer }
+  }
+
+  private func newToken(_ register: (inout State, UInt64) -> Void) -> SaveObserverToken {
     state.withLock { state in
       defer { state.nextToken += 1 }
-      state.observers[state.nextToken] = observer
+      register(&state, state.nextToken)
       return SaveObserverToken(rawValue: state.nextToken)
     }
   }
 
   func removeObserver(_ token: SaveObserverToken) {
-    state.withLock { _ = $0.observers.removeValue(forKey: token.rawValue) }
+    state.withLock {
+      _ = $0.observers.removeValue(forKey: token.rawValue)
+      _ = $0.willSaveObservers.removeValue(forKey: token.rawValue)
+    }
+  }
+
+  var hasWillSaveObservers: Bool {
+    state.withLock { !$0.willSaveObservers.isEmpty }
+  }
+
+  func postWillSave(_ note: ContextWillSave) {
+    for observer in state.withLock({ Array($0.willSaveObservers.values) }) { observer(note) }
   }
 
   func stream() -> AsyncStream<ContextDidSave> {

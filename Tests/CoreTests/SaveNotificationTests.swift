@@ -56,6 +56,36 @@ struct SaveNotificationTests {
     #expect(count.withLock { $0 } == 1)
   }
 
+  /// `NSManagedObjectContext.willSaveObjectsNotification`: posted before the context writes,
+  /// on the saving thread; an observer may still add to the save.
+  @Test(
+    "A will-save observer runs before a save with changes, inside its perform, and may add to it")
+  func willSave() async throws {
+    let container = makeContainer()
+    let context = container.newBackgroundContext()
+    context.name = "writer"
+    let seen = Mutex<[String]>([])
+    let token = container.addWillSaveObserver { note in
+      // Inside the saving context's perform: the observer may use the context.
+      let inserted = context.insertedObjects.count
+      seen.withLock { $0.append("\(note.contextName ?? "?") will save \(inserted) inserted") }
+      if inserted == 1 {
+        Book(context: context).title = "added by the observer"
+      }
+    }
+    defer { container.removeSaveObserver(token) }
+    try await context.perform {
+      Book(context: context).title = "one"
+      try context.save()
+      try context.save()  // no changes: no notification
+    }
+    #expect(seen.withLock { $0 } == ["writer will save 1 inserted"])
+    let fresh = container.newBackgroundContext()
+    let stored = try await fresh.perform { try fresh.count(for: FetchRequest<Book>()) }
+    #expect(stored == 2, "the object the observer inserted was saved with the rest")
+    #expect(container.violations.isEmpty, "\(container.violations)")
+  }
+
   @Test("mergeChanges(fromContextDidSave:) refreshes registered objects and drops deleted ones")
   func manualMerge() async throws {
     let container = makeContainer()

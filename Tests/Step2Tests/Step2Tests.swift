@@ -1,6 +1,7 @@
 import ManagedObjectCore
 import Step2
 import Step2Solution
+import Synchronization
 import Testing
 import WorkshopSupport
 
@@ -102,6 +103,7 @@ struct Step2Tests {
       try await controller.configure(name: "start")
       let names = (0..<20).map { "name \($0)" }
       do {
+        try await Self.twoUpdatesMeetBeforeSaving(controller, in: container)
         try await concurrently(names.count, "update(_:) calls") { index in
           try await controller.update(names[index])
         }
@@ -127,6 +129,28 @@ struct Step2Tests {
             + ".mergeByPropertyObjectTrump the last save wins.",
           hint: "Keep `moc.mergePolicy = .mergeByPropertyObjectTrump`, and refetch inside perform.",
           read: "the-fix"))
+    }
+  }
+
+  /// Two updates that both refetched the entity before either saves: the later save finds the
+  /// store changed since its fetch, and its context's merge policy decides what happens. A
+  /// will-save observer holds each of the first two saves until the other arrives too (bounded:
+  /// an update that saves nothing, or one at a time, passes straight on).
+  static func twoUpdatesMeetBeforeSaving(
+    _ controller: any Controller, in container: PersistentContainer
+  ) async throws {
+    let meeting = Barrier(parties: 2)
+    let arrivals = Mutex(0)
+    let token = container.addWillSaveObserver { _ in
+      let isOneOfTheFirstTwo = arrivals.withLock { count in
+        count += 1
+        return count <= 2
+      }
+      if isOneOfTheFirstTwo { _ = meeting.arriveAndWait(timeout: .seconds(5)) }
+    }
+    defer { container.removeSaveObserver(token) }
+    try await concurrently(2, "two overlapping update(_:) calls") { index in
+      try await controller.update(index == 0 ? "first" : "second")
     }
   }
 
