@@ -1,0 +1,202 @@
+import Foundation
+
+// The registry: inserting, materializing, relating, deleting and re-keying objects, and the
+// questions about a context's pending changes.
+
+extension ContextCore {
+  func registrationForInsert(of entity: ManagedObject.Type) -> ObjectRegistration {
+    let serial = state.withLock { state in
+      defer { state.nextSerial += 1 }
+      return state.nextSerial
+    }
+    let id = ManagedObjectID(
+      storeIdentifier: store.identifier, entityName: EntityNames.name(of: entity),
+      storage: .temporary(context: self.id, serial: serial))
+    return ObjectRegistration(core: self, id: id, isInserted: true)
+  }
+
+  func didInsert(_ object: ManagedObject) {
+    access(.insert, entity: object.entityName) { state in
+      state.registered[object.id] = object
+      state.inserted.insert(object.id)
+    }
+  }
+
+  func permanentID(row: Int64, entity: ManagedObject.Type) -> ManagedObjectID {
+    ManagedObjectID(
+      storeIdentifier: store.identifier, entityName: EntityNames.name(of: entity),
+      storage: .permanent(row: row))
+  }
+
+  /// Loads the values of `object`'s whole batch, if it is a fault (lock held).
+  func fireFault(_ object: ManagedObject, in state: ContextState) {
+    guard object.core === self, let batch = object.fault else { return }
+    for row in batch.rows {
+      guard let member = state.registered[row.id], member.fault === batch else { continue }
+      member.fault = nil
+      member.load(row: row.values, version: row.version)
+    }
+  }
+
+  @discardableResult
+  func materialize(_ row: SourceRow, in state: ContextState) -> ManagedObject {
+    if let existing = state.registered[row.id] { return existing }
+    let object = row.entity.init(ObjectRegistration(core: self, id: row.id, isInserted: false))
+    object.load(row: row.values, version: row.version)
+    state.registered[row.id] = object
+    return object
+  }
+
+  /// The registered object for `id`, fetched from the parent if needed (lock held).
+  func object(for id: ManagedObjectID, in state: ContextState) -> ManagedObject? {
+    if let object = state.registered[state.resolve(id)] {
+      fireFault(object, in: state)
+      return object
+    }
+    guard case .found(let row) = sourceLookup(id) else { return nil }
+    return materialize(row, in: state)
+  }
+
+  private func relationshipCell(
+    _ name: String, of object: ManagedObject
+  ) -> RelationshipCell {
+    guard let cell = object.cellsByName[name] as? RelationshipCell else {
+      preconditionFailure("\(object.entityName) has no relationship named '\(name)'")
+    }
+    return cell
+  }
+
+  /// Sets a relationship and keeps its inverse in step.
+  func relate(_ object: ManagedObject, through cell: RelationshipCell, to targets: [ManagedObject])
+  {
+    access(.write, object: object, others: targets, property: cell.name) { proceed, state in
+      guard proceed else { return }
+      let old = cell.targets
+      let new = Set(targets.map(\.id))
+      cell.targets = new
+      state.touched.insert(object.id)
+      guard let inverse = cell.inverseName else { return }
+      for removed in old.subtracting(new) {
+        guard let target = self.object(for: removed, in: state) else { continue }
+        relationshipCell(inverse, of: target).targets.remove(object.id)
+        state.touched.insert(target.id)
+      }
+      for target in targets where !old.contains(target.id) {
+        let inverseCell = relationshipCell(inverse, of: target)
+        if inverseCell.isToMany {
+          inverseCell.targets.insert(object.id)
+        } else {
+          for previous in inverseCell.targets where previous != object.id {
+            guard let owner = self.object(for: previous, in: state) else { continue }
+            relationshipCell(cell.name, of: owner).targets.remove(target.id)
+            state.touched.insert(owner.id)
+          }
+          inverseCell.targets = [object.id]
+        }
+        state.touched.insert(target.id)
+      }
+    }
+  }
+
+  func delete(_ object: ManagedObject) {
+    access(.delete, object: object) { proceed, state in
+      guard proceed, markDeleted(object, in: state) else { return }
+      // Nullify: the objects pointing back at this one forget it.
+      for case let cell as RelationshipCell in object.cells {
+        guard let inverse = cell.inverseName else { continue }
+        for targetID in cell.targets {
+          guard let target = self.object(for: targetID, in: state) else { continue }
+          relationshipCell(inverse, of: target).targets.remove(object.id)
+          state.touched.insert(targetID)
+        }
+      }
+    }
+  }
+
+  /// Marks `object` for deletion at the next save (lock held); false if there was nothing to do.
+  func markDeleted(_ object: ManagedObject, in state: ContextState) -> Bool {
+    switch object.lifecycle {
+    case .inserted: object.lifecycle = .deleted(wasInserted: true)
+    case .persisted: object.lifecycle = .deleted(wasInserted: false)
+    case .deleted, .detached, .scratch: return false
+    }
+    state.inserted.remove(object.id)
+    state.deleted.insert(object.id)
+    return true
+  }
+
+  func detach(
+    _ object: ManagedObject, _ reason: ManagedObject.DetachReason,
+    in state: ContextState
+  ) {
+    object.lifecycle = .detached(reason)
+    state.registered[object.id] = nil
+    state.inserted.remove(object.id)
+    state.deleted.remove(object.id)
+    state.touched.remove(object.id)
+  }
+
+  /// Gives objects new IDs and rewrites every reference to the old ones (lock held).
+  func rekey(_ map: [ManagedObjectID: ManagedObjectID], in state: ContextState) {
+    guard !map.isEmpty else { return }
+    state.aliases.merge(map) { $1 }
+    for (old, new) in map {
+      guard let object = state.registered.removeValue(forKey: old) else { continue }
+      object.id = new
+      state.registered[new] = object
+      if state.inserted.remove(old) != nil { state.inserted.insert(new) }
+      if state.deleted.remove(old) != nil { state.deleted.insert(new) }
+      if state.touched.remove(old) != nil { state.touched.insert(new) }
+    }
+    for object in state.registered.values where object.hasRelationships {
+      for cell in object.cells { cell.remap(map) }
+      object.committed = object.committed.mapValues { $0.remapping(map) }
+    }
+  }
+
+  func obtainPermanentIDs(for objects: [ManagedObject]) {
+    access(.obtainPermanentIDs, object: nil, others: objects) { proceed, state in
+      guard proceed else { return }
+      let temporary = objects.filter { $0.id.isTemporaryID }
+      let rows = store.reserveRows(temporary.count)
+      var map: [ManagedObjectID: ManagedObjectID] = [:]
+      for (object, row) in zip(temporary, rows) {
+        map[object.id] = permanentID(row: row, entity: type(of: object))
+      }
+      rekey(map, in: state)
+    }
+  }
+
+  // MARK: - Inspecting changes
+
+  var hasChanges: Bool {
+    access(.inspectChanges) { $0.hasChanges }
+  }
+
+  func insertedObjects() -> Set<ManagedObject> {
+    access(.inspectChanges) { Set($0.objects($0.inserted)) }
+  }
+
+  func deletedObjects() -> Set<ManagedObject> {
+    access(.inspectChanges) { Set($0.objects($0.deleted)) }
+  }
+
+  func updatedObjects() -> Set<ManagedObject> {
+    access(.inspectChanges) { state in
+      Set(
+        state.objects(state.touched).filter { $0.lifecycle == .persisted && $0.hasPendingChanges })
+    }
+  }
+
+  func registeredObjects() -> Set<ManagedObject> {
+    access(.inspectChanges) { Set($0.registered.values) }
+  }
+}
+
+extension ManagedObject {
+  /// Orders pending inserts by creation (lock held).
+  var insertionSerial: UInt64 {
+    if case .temporary(_, let serial) = id.storage { return serial }
+    return 0
+  }
+}

@@ -1,0 +1,47 @@
+import Dispatch
+
+// Perform: running blocks on the context's queue, inside its perform scope.
+
+extension ContextCore {
+  func enqueue(_ block: @escaping @Sendable () -> Void) {
+    let frame = ownFrame()
+    queue.async {
+      PerformScope.run(frame: frame, block)
+    }
+  }
+
+  func performAndWait<Result, Failure: Error>(
+    _ block: @Sendable () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let frame = nestedFrame()
+    if isInScope {
+      return try PerformScope.run(frame: frame, block)
+    }
+    let outcome: Swift.Result<Result, Failure> = queue.sync {
+      PerformScope.run(frame: frame) {
+        Swift.Result { () throws(Failure) -> Result in try block() }
+      }
+    }
+    return try outcome.get()
+  }
+
+  func perform<Result, Failure: Error>(
+    schedule: ManagedObjectContext.ScheduledTaskType,
+    _ block: @escaping @Sendable () throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
+    if schedule == .immediate, isInScope {
+      return try PerformScope.run(frame: nestedFrame(), block)
+    }
+    let frame = ownFrame()
+    let outcome = await withUnsafeContinuation {
+      (continuation: UnsafeContinuation<Swift.Result<Result, Failure>, Never>) in
+      queue.async {
+        let outcome = PerformScope.run(frame: frame) {
+          Swift.Result { () throws(Failure) -> Result in try block() }
+        }
+        continuation.resume(returning: outcome)
+      }
+    }
+    return try outcome.get()
+  }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The mutable state of one context and of all its objects, guarded by `ContextCore.state`.
+final class ContextState {
+  weak var owner: ManagedObjectContext?
+  var mergePolicy = MergePolicy.error
+  var automaticallyMergesChangesFromParent = false
+  var isReadOnly = false
+  var registered: [ManagedObjectID: ManagedObject] = [:]
+  var inserted: Set<ManagedObjectID> = []
+  var deleted: Set<ManagedObjectID> = []
+  /// Objects written since the last save or rollback: the candidates for `updatedObjects`.
+  var touched: Set<ManagedObjectID> = []
+  var nextSerial: UInt64 = 1
+  /// Temporary IDs this context made permanent on save, so that a child still holding the old ID
+  /// finds the object.
+  var aliases: [ManagedObjectID: ManagedObjectID] = [:]
+
+  func objects(_ ids: Set<ManagedObjectID>) -> [ManagedObject] {
+    ids.compactMap { registered[$0] }
+  }
+
+  func resolve(_ id: ManagedObjectID) -> ManagedObjectID {
+    aliases[id] ?? id
+  }
+}
+
+extension ContextState {
+  /// Whether a save would write anything.
+  var hasChanges: Bool {
+    !inserted.isEmpty || !deleted.isEmpty || objects(touched).contains { $0.hasPendingChanges }
+  }
+}
