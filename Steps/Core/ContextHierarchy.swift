@@ -92,7 +92,7 @@ extension ContextCore {
   /// resolved first, so a save that cannot apply changes nothing.
   func applyChildSave(
     inserts: [(id: ManagedObjectID, entity: ManagedObject.Type, values: [String: StoredValue])],
-    updates: [(id: ManagedObjectID, changes: [String: StoredValue])],
+    updates: [(id: ManagedObjectID, changes: [String: StoredValue], read: [String: StoredValue])],
     deletes: [ManagedObjectID]
   ) throws(PersistenceError) {
     try state.withLock { (state: ContextState) throws(PersistenceError) in
@@ -112,7 +112,12 @@ extension ContextCore {
       }
       for update in updates {
         let object = targets[update.id]!
-        for (name, value) in update.changes { object.cellsByName[name]?.load(value) }
+        // A to-many side takes the child's additions and removals, not its whole set, so that
+        // two children that add to the same object both keep their additions.
+        for (name, value) in update.changes {
+          guard let cell = object.cellsByName[name] else { continue }
+          cell.load(value.applied(onto: cell.stored, read: update.read[name]))
+        }
         state.touched.insert(object.id)
       }
       for id in deletes {

@@ -18,6 +18,14 @@ public final class FetchRequest<Entity: ManagedObject> {
   /// When above 0, `fetch(_:)` returns objects whose values load this many at a time, on first
   /// use (faults), as Core Data's batched results do. Ignored when sorting, which reads them all.
   public var fetchBatchSize: Int = 0
+  /// Whether the fetch sees the context's unsaved changes (true by default, as in Core Data):
+  /// pending inserts are found, pending deletions are not, and a changed object is matched
+  /// against its changed values. When false, only what the store holds counts.
+  public var includesPendingChanges = true
+  /// Whether fetched objects that are already registered take the store's current values (false
+  /// by default, as in Core Data: a refetch returns the registered object as it is). Their
+  /// unsaved changes are kept, laid on top of the new values.
+  public var shouldRefreshRefetchedObjects = false
   /// For ``ManagedObjectContext/fetchDictionaries(_:)``: the keys of each dictionary,
   /// attributes and aggregates; empty means every attribute.
   public var propertiesToFetch: [FetchedProperty] = []

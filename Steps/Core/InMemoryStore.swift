@@ -114,23 +114,26 @@ final class InMemoryStore: Sendable {
         }
         var values = current.values
         if current.version == update.readVersion {
-          values.merge(update.changed) { $1 }
+          values.apply(update.changed, read: update.snapshot)
         } else {
-          let changedInStore = Self.differences(current.values, update.snapshot)
+          let changedInStore = Self.differences(
+            current.values.conflictSnapshot, update.snapshot.conflictSnapshot)
           switch policy {
           case .error:
             conflicts.append(
               MergeConflict(
                 objectID: update.objectID, entityName: update.objectID.entityName,
                 isDeletedInStore: false, changedInStore: changedInStore.sorted(),
-                changedInContext: update.changed.keys.sorted()))
+                changedInContext: update.changed.conflictSnapshot.keys.sorted()))
             continue
           case .mergeByPropertyObjectTrump:
-            values.merge(update.changed) { $1 }
+            values.apply(update.changed, read: update.snapshot)
           case .mergeByPropertyStoreTrump:
-            values.merge(update.changed.filter { !changedInStore.contains($0.key) }) { $1 }
+            // To-many changes always apply: they are additions and removals, not a whole set.
+            values.apply(
+              update.changed.filter { !changedInStore.contains($0.key) }, read: update.snapshot)
           case .overwrite:
-            values.merge(update.all) { $1 }
+            values.apply(update.all, read: update.snapshot)
           case .rollback:
             resolutions[update.objectID] = .stored(values, version: current.version, written: false)
             continue
@@ -153,7 +156,9 @@ final class InMemoryStore: Sendable {
               MergeConflict(
                 objectID: delete.objectID, entityName: delete.objectID.entityName,
                 isDeletedInStore: false,
-                changedInStore: Self.differences(current.values, delete.snapshot).sorted(),
+                changedInStore: Self.differences(
+                  current.values.conflictSnapshot, delete.snapshot.conflictSnapshot
+                ).sorted(),
                 changedInContext: []))
             continue
           case .mergeByPropertyStoreTrump, .rollback:

@@ -8,9 +8,11 @@ extension ContextCore {
     case row(SourceRow)
   }
 
-  /// Matches in store order, then pending inserts; pending deletions are left out. Registered
-  /// objects are judged by their in-memory values, other rows through one reusable probe object,
-  /// so a fetch materializes only what it returns.
+  /// Matches in store order, then pending inserts; pending deletions are left out. As in Core
+  /// Data, an object with unsaved changes is matched against its modified state, every other row
+  /// against the store's values (a registered object keeps its values; see
+  /// `shouldRefreshRefetchedObjects`), through one reusable probe object, so a fetch materializes
+  /// only what it returns. Without `includesPendingChanges`, only the store's values count.
   private func candidates<Entity: ManagedObject>(
     for request: FetchRequest<Entity>, in state: ContextState
   ) throws(PersistenceError) -> [Candidate] {
@@ -29,13 +31,24 @@ extension ContextCore {
     }
     var result: [Candidate] = []
     var probe = RowProbe<Entity>(core: self)
+    let pending = request.includesPendingChanges
     for row in sourceRows(of: Entity.self) {
-      if let object = state.registered[state.resolve(row.id)] {
-        if object.lifecycle == .persisted, try matches(object) { result.append(.object(object)) }
-      } else if try probe.matches(row, request.predicate) {
-        result.append(.row(row))
+      guard let object = state.registered[state.resolve(row.id)] else {
+        if try probe.matches(row, request.predicate) { result.append(.row(row)) }
+        continue
+      }
+      switch object.lifecycle {
+      case .persisted where pending && object.hasPendingChanges:
+        if try matches(object) { result.append(.object(object)) }
+      case .persisted:
+        if try probe.matches(row, request.predicate) { result.append(.object(object)) }
+      case .deleted(wasInserted: false) where !pending:
+        if try probe.matches(row, request.predicate) { result.append(.object(object)) }
+      default:
+        continue
       }
     }
+    guard pending else { return result }
     let inserted = state.objects(state.inserted).filter { $0 is Entity }
       .sorted { $0.insertionSerial < $1.insertionSerial }
     for object in inserted where try matches(object) {
@@ -63,6 +76,9 @@ extension ContextCore {
       var objects = found.map { candidate -> Entity in
         switch candidate {
         case .object(let object):
+          if request.shouldRefreshRefetchedObjects, object.lifecycle == .persisted {
+            reload(object, keepingChanges: true, in: state)
+          }
           return object as! Entity
         case .row(let row) where batchSize > 0 && state.registered[row.id] == nil:
           if batch.rows.count == batchSize { batch = FaultBatch() }

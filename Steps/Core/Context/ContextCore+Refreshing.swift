@@ -38,7 +38,7 @@ extension ContextCore {
   }
 
   /// Reads the object's row again; with `keepingChanges`, pending changes are laid on top.
-  private func reload(
+  func reload(
     _ object: ManagedObject, keepingChanges: Bool, in state: ContextState
   ) {
     guard object.lifecycle != .inserted else { return }
@@ -47,8 +47,11 @@ extension ContextCore {
       return
     }
     let changes = keepingChanges ? object.changedStoredValues() : [:]
+    let read = object.committed
     object.load(row: row.values, version: row.version)
-    for (name, change) in changes { object.cellsByName[name]?.load(change) }
+    for (name, change) in changes {
+      object.cellsByName[name]?.load(change.applied(onto: row.values[name], read: read[name]))
+    }
     if changes.isEmpty, object.lifecycle == .persisted { state.touched.remove(object.id) }
   }
 

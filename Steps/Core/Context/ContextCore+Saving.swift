@@ -137,7 +137,7 @@ extension ContextCore {
     let deletions = deleted.filter { $0.lifecycle == .deleted(wasInserted: false) }
     try parent.applyChildSave(
       inserts: inserted.map { ($0.id, type(of: $0), $0.storedValues()) },
-      updates: updated.map { ($0.id, $0.changedStoredValues()) },
+      updates: updated.map { ($0.id, $0.changedStoredValues(), $0.committed) },
       deletes: deletions.map(\.id))
     for object in inserted + updated {
       object.lifecycle = .persisted
