@@ -26,7 +26,7 @@ public struct ConcurrencyViolation: Sendable, Hashable, CustomStringConvertible 
   /// What the code tried to do.
   public enum Operation: String, Sendable, Hashable {
     case read, write, insert, delete, fetch, count, save, rollback, reset, refresh
-    case existingObject, obtainPermanentIDs, mergeChanges, inspectChanges
+    case existingObject, obtainPermanentIDs, mergeChanges, inspectChanges, processPendingChanges
     /// A batch insert, update or delete request.
     case execute
   }

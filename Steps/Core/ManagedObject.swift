@@ -231,7 +231,11 @@ enum EntityNames {
 
 /// The rows of one batch of a batched fetch, shared by the faults made from them.
 final class FaultBatch {
-  var rows: [SourceRow] = []
+  var rows: [SourceRow]
+
+  init(rows: [SourceRow] = []) {
+    self.rows = rows
+  }
 }
 
 /// Not Sendable, as `NSManagedObject` is `NS_SWIFT_NONSENDABLE` in the iOS 26 SDK: an object

@@ -131,7 +131,8 @@ public final class ManagedObjectContext: Sendable {
     return object
   }
 
-  /// Marks `object` for deletion at the next save. Relationships pointing to it are nullified.
+  /// Marks `object` for deletion at the next save. Relationships pointing to it are nullified
+  /// at the end of the event (see ``propagatesDeletesAtEndOfEvent``).
   public func delete(_ object: ManagedObject) {
     core.delete(object)
   }
@@ -257,13 +258,14 @@ public final class ManagedObjectContext: Sendable {
   }
 
   /// Reads `object` from the store again. With `mergeChanges`, pending changes are kept on top;
-  /// without, they are discarded.
+  /// without, they are discarded and the object becomes a fault.
   public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
     core.refresh(object, mergeChanges: mergeChanges)
   }
 
   /// Brings another context's save into this one: updated objects are refreshed (keeping this
-  /// context's pending changes), deleted ones are invalidated.
+  /// context's pending changes), deleted ones are invalidated, inserted ones are registered as
+  /// faults. Observers of ``addObjectsDidChangeObserver(_:)`` hear what changed.
   public func mergeChanges(fromContextDidSave note: ContextDidSave) {
     core.mergeChanges(fromContextDidSave: note)
   }

@@ -13,6 +13,8 @@ public struct ContextDidSave: Sendable, Hashable {
   public let deletedObjectIDs: Set<ManagedObjectID>
   /// True when the save reached the store; false for a child's save into its parent.
   let reachedStore: Bool
+  /// The context a child's save went into; nil when the save reached the store.
+  var savedInto: ContextID? = nil
   /// The permanent IDs the save gave to inserted objects, by their temporary IDs.
   let permanentIDs: [ManagedObjectID: ManagedObjectID]
 }

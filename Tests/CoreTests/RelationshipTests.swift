@@ -66,11 +66,14 @@ struct RelationshipTests {
     #expect(titles == ["X", "Y"])
   }
 
-  @Test("Deleting an object nullifies the relationships that point to it")
+  /// Core Data runs delete rules "at the end of the event in which a change was made"
+  /// (`propagatesDeletesAtEndOfEvent`, true by default), or when `processPendingChanges()` is
+  /// called; with the property false, "only during a save operation".
+  @Test("Deleting an object nullifies the relationships that point to it at the end of the event")
   func deleteNullifies() async throws {
     let container = makeContainer()
     let context = container.newBackgroundContext()
-    try await context.perform {
+    let (bookID, stillThere, processed) = try await context.perform {
       let ann = Author(context: context)
       ann.name = "Ann"
       let book = Book(context: context)
@@ -78,14 +81,54 @@ struct RelationshipTests {
       book.author = ann
       try context.save()
       context.delete(ann)
-      #expect(book.author == nil)
-      try context.save()
+      let stillThere = book.author === ann
+      context.processPendingChanges()
+      return (book.objectID, stillThere, book.author == nil)
     }
+    #expect(stillThere, "the delete rule waits for the end of the event")
+    #expect(processed, "processPendingChanges() ends the event")
+    try await context.perform {
+      let book = try context.existingObject(with: bookID, as: Book.self)
+      let bob = Author(context: context)
+      bob.name = "Bob"
+      book.author = bob
+      try context.save()
+      context.delete(bob)
+    }
+    let nullified = try await context.perform {
+      try context.existingObject(with: bookID, as: Book.self).author == nil
+    }
+    #expect(nullified, "the end of the perform block ends the event")
+    try await context.perform { try context.save() }
     let other = container.newBackgroundContext()
     let author = try await other.perform {
       try other.fetch(FetchRequest<Book>()).first.map { $0.author == nil }
     }
     #expect(author == true)
+  }
+
+  @Test("With propagatesDeletesAtEndOfEvent false, delete rules run at save")
+  func deletePropagatesAtSave() async throws {
+    let container = makeContainer()
+    let context = container.newBackgroundContext()
+    context.propagatesDeletesAtEndOfEvent = false
+    let bookID = try await context.perform {
+      let ann = Author(context: context)
+      ann.name = "Ann"
+      let book = Book(context: context)
+      book.title = "Orphan"
+      book.author = ann
+      try context.save()
+      context.delete(ann)
+      return book.objectID
+    }
+    let (afterEvent, afterSave) = try await context.perform {
+      let book = try context.existingObject(with: bookID, as: Book.self)
+      let afterEvent = book.author != nil
+      try context.save()
+      return (afterEvent, book.author == nil)
+    }
+    #expect(afterEvent && afterSave)
   }
 
   @Test("Relating objects of two contexts is refused and reported, as in Core Data")

@@ -29,6 +29,8 @@ extension ContextCore {
         throw .predicateFailed(String(describing: error))
       }
     }
+    // Core Data processes pending changes before it fetches, so delete rules have run.
+    if state.propagatesDeletesAtEndOfEvent { propagateDeletes(in: state) }
     var result: [Candidate] = []
     var probe = RowProbe<Entity>(core: self)
     let pending = request.includesPendingChanges

@@ -47,6 +47,16 @@ extension ContextCore {
     return object
   }
 
+  /// Registers `row` as a fault: its values load on first use (lock held).
+  @discardableResult
+  func registerFault(_ row: SourceRow, in state: ContextState) -> ManagedObject {
+    if let existing = state.registered[row.id] { return existing }
+    let object = row.entity.init(ObjectRegistration(core: self, id: row.id, isInserted: false))
+    object.fault = FaultBatch(rows: [row])
+    state.registered[row.id] = object
+    return object
+  }
+
   /// The registered object for `id`, fetched from the parent if needed (lock held).
   func object(for id: ManagedObjectID, in state: ContextState) -> ManagedObject? {
     if let object = state.registered[state.resolve(id)] {
@@ -98,10 +108,23 @@ extension ContextCore {
     }
   }
 
+  /// Marks `object` deleted. Its delete rules (the core's: nullify) run later, as in Core Data,
+  /// which "propagates deletes at the end of the event in which a change was made"
+  /// (`propagatesDeletesAtEndOfEvent`), or at save when that is false.
   func delete(_ object: ManagedObject) {
     access(.delete, object: object) { proceed, state in
       guard proceed, markDeleted(object, in: state) else { return }
-      // Nullify: the objects pointing back at this one forget it.
+      state.unpropagatedDeletes.append(object)
+    }
+  }
+
+  /// Runs the delete rules of the objects deleted since the last time (lock held): the objects
+  /// pointing back at each forget it.
+  func propagateDeletes(in state: ContextState) {
+    let deleted = state.unpropagatedDeletes
+    state.unpropagatedDeletes.removeAll()
+    for object in deleted {
+      guard case .deleted = object.lifecycle else { continue }
       for case let cell as RelationshipCell in object.cells {
         guard let inverse = cell.inverseName else { continue }
         for targetID in cell.targets {
@@ -110,6 +133,16 @@ extension ContextCore {
           state.touched.insert(targetID)
         }
       }
+    }
+  }
+
+  /// The end of an event: a perform block returned, or `processPendingChanges()` was called.
+  func processPendingChanges(endOfEvent: Bool) {
+    state.withLock { state in
+      guard !state.unpropagatedDeletes.isEmpty,
+        !endOfEvent || state.propagatesDeletesAtEndOfEvent
+      else { return }
+      propagateDeletes(in: state)
     }
   }
 

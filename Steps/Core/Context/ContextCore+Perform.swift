@@ -3,10 +3,19 @@ import Dispatch
 // Perform: running blocks on the context's queue, inside its perform scope.
 
 extension ContextCore {
+  /// Runs `block` in `frame`, then ends the event: Core Data processes pending changes at the
+  /// end of each block it runs (delete rules run then; `propagatesDeletesAtEndOfEvent`).
+  func event<Result, Failure: Error>(
+    _ frame: PerformScope.Frame, _ block: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    defer { processPendingChanges(endOfEvent: true) }
+    return try PerformScope.run(frame: frame, block)
+  }
+
   func enqueue(_ block: @escaping @Sendable () -> Void) {
     let frame = ownFrame()
-    queue.async {
-      PerformScope.run(frame: frame, block)
+    queue.async { [self] in
+      event(frame, block)
     }
   }
 
@@ -15,10 +24,10 @@ extension ContextCore {
   ) throws(Failure) -> Result {
     let frame = nestedFrame()
     if isInScope {
-      return try PerformScope.run(frame: frame, block)
+      return try event(frame, block)
     }
     let outcome: Swift.Result<Result, Failure> = queue.sync {
-      PerformScope.run(frame: frame) {
+      event(frame) {
         Swift.Result { () throws(Failure) -> Result in try block() }
       }
     }
@@ -30,13 +39,13 @@ extension ContextCore {
     _ block: @escaping @Sendable () throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     if schedule == .immediate, isInScope {
-      return try PerformScope.run(frame: nestedFrame(), block)
+      return try event(nestedFrame(), block)
     }
     let frame = ownFrame()
     let outcome = await withUnsafeContinuation {
       (continuation: UnsafeContinuation<Swift.Result<Result, Failure>, Never>) in
-      queue.async {
-        let outcome = PerformScope.run(frame: frame) {
+      queue.async { [self] in
+        let outcome = event(frame) {
           Swift.Result { () throws(Failure) -> Result in try block() }
         }
         continuation.resume(returning: outcome)

@@ -17,6 +17,7 @@ extension ContextCore {
       state.inserted.removeAll()
       state.deleted.removeAll()
       state.touched.removeAll()
+      state.unpropagatedDeletes.removeAll()
     }
   }
 
@@ -24,65 +25,125 @@ extension ContextCore {
     access(.reset) { state in
       for object in state.registered.values { object.lifecycle = .detached(.reset) }
       state.registered.removeAll()
+      state.unpropagatedDeletes.removeAll()
       state.inserted.removeAll()
       state.deleted.removeAll()
       state.touched.removeAll()
     }
   }
 
+  /// Core Data: with `mergeChanges` false, pending changes are discarded "and the managed object
+  /// becomes a fault"; with true, the store's values are read and local changes applied over
+  /// them (`refresh(_:mergeChanges:)`).
   func refresh(_ object: ManagedObject, mergeChanges: Bool) {
-    access(.refresh, object: object) { proceed, state in
-      guard proceed else { return }
-      reload(object, keepingChanges: mergeChanges, in: state)
+    let change = access(.refresh, object: object) { proceed, state -> ContextObjectsDidChange in
+      var change = ContextObjectsDidChange(contextName: name)
+      guard proceed else { return change }
+      record(reload(object, keepingChanges: mergeChanges, in: state), of: object.id, in: &change)
+      if !mergeChanges, object.lifecycle == .persisted,
+        case .found(let row) = sourceLookup(object.id)
+      {
+        object.fault = FaultBatch(rows: [row])
+      }
+      return change
+    }
+    objectsDidChange.post(change)
+  }
+
+  /// Refreshes every registered object, keeping unsaved changes (WWDC 2015, "What's New in Core
+  /// Data": `refreshAllObjects` "refreshes all the objects in the context while preserving the
+  /// unsaved changes").
+  func refreshAllObjects() {
+    let change = access(.refresh) { state -> ContextObjectsDidChange in
+      var change = ContextObjectsDidChange(contextName: name)
+      for object in Array(state.registered.values) {
+        record(reload(object, keepingChanges: true, in: state), of: object.id, in: &change)
+      }
+      return change
+    }
+    objectsDidChange.post(change)
+  }
+
+  /// What a reload did to one object.
+  enum Reloaded {
+    case untouched, refreshed, updated, invalidated
+  }
+
+  private func record(
+    _ outcome: Reloaded, of id: ManagedObjectID, in change: inout ContextObjectsDidChange
+  ) {
+    switch outcome {
+    case .untouched: break
+    case .refreshed: change.refreshedObjectIDs.insert(id)
+    case .updated: change.updatedObjectIDs.insert(id)
+    case .invalidated: change.invalidatedObjectIDs.insert(id)
     }
   }
 
   /// Reads the object's row again; with `keepingChanges`, pending changes are laid on top.
+  @discardableResult
   func reload(
     _ object: ManagedObject, keepingChanges: Bool, in state: ContextState
-  ) {
-    guard object.lifecycle != .inserted else { return }
+  ) -> Reloaded {
+    guard object.lifecycle != .inserted else { return .untouched }
     guard case .found(let row) = sourceLookup(object.id) else {
       detach(object, .deletedInStore, in: state)
-      return
+      return .invalidated
     }
     let changes = keepingChanges ? object.changedStoredValues() : [:]
     let read = object.committed
+    object.fault = nil
     object.load(row: row.values, version: row.version)
     for (name, change) in changes {
       object.cellsByName[name]?.load(change.applied(onto: row.values[name], read: read[name]))
     }
     if changes.isEmpty, object.lifecycle == .persisted { state.touched.remove(object.id) }
+    return changes.isEmpty ? .refreshed : .updated
   }
 
   func mergeChanges(fromContextDidSave note: ContextDidSave) {
-    access(.mergeChanges) { state in merge(note, in: state) }
+    let change = access(.mergeChanges) { state in merge(note, in: state) }
+    objectsDidChange.post(change)
   }
 
-  private func merge(_ note: ContextDidSave, in state: ContextState) {
+  /// Core Data's `mergeChanges(fromContextDidSave:)`: updated objects are refreshed, keeping
+  /// local changes; deleted ones are invalidated; inserted ones are faulted in, so that this
+  /// context's registered objects (and fetches of them) include them.
+  private func merge(_ note: ContextDidSave, in state: ContextState) -> ContextObjectsDidChange {
+    var change = ContextObjectsDidChange(contextName: name)
     // A parent's save made temporary IDs permanent: adopt them before looking anything up.
     rekey(note.permanentIDs.filter { state.registered[$0.key] != nil }, in: state)
+    for id in note.insertedObjectIDs where state.registered[state.resolve(id)] == nil {
+      guard case .found(let row) = sourceLookup(id) else { continue }
+      registerFault(row, in: state)
+      change.insertedObjectIDs.insert(row.id)
+    }
     for id in note.updatedObjectIDs {
-      guard let object = state.registered[id] else { continue }
-      reload(object, keepingChanges: true, in: state)
+      guard let object = state.registered[state.resolve(id)] else { continue }
+      record(reload(object, keepingChanges: true, in: state), of: object.id, in: &change)
     }
     for id in note.deletedObjectIDs {
-      guard let object = state.registered[id] else { continue }
+      guard let object = state.registered[state.resolve(id)] else { continue }
       detach(object, .deletedInStore, in: state)
+      change.invalidatedObjectIDs.insert(id)
     }
+    return change
   }
 
-  /// Called by the hub for every save of another context of the same container. A context that
-  /// merges automatically takes the saves of its parent; a context on the store takes the saves
-  /// that reached the store.
+  /// Called by the hub for every save of another context of the same container. Apple: the
+  /// context "automatically merges changes saved to its persistent store coordinator or parent
+  /// context". A child therefore takes a sibling's save into their shared parent, and its
+  /// parent's own saves; a context on the store takes the saves that reached the store.
   func mergeAutomaticallyIfEnabled(_ note: ContextDidSave) {
+    let intoParent = parent != nil && note.savedInto == parent?.id
     let fromParent = parent != nil && parent?.id == note.contextID
     let fromStore = parent == nil && note.reachedStore
-    guard fromParent || fromStore, note.contextID != id,
+    guard intoParent || fromParent || fromStore, note.contextID != id,
       state.withLock({ $0.automaticallyMergesChangesFromParent })
     else { return }
     enqueue { [self] in
-      state.withLock { state in merge(note, in: state) }
+      let change = state.withLock { state in merge(note, in: state) }
+      objectsDidChange.post(change)
     }
   }
 }

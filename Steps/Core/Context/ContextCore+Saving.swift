@@ -16,6 +16,7 @@ extension ContextCore {
   }
 
   private func commit(_ state: ContextState) throws(PersistenceError) -> ContextDidSave? {
+    propagateDeletes(in: state)
     if state.isReadOnly, !state.inserted.isEmpty || !state.deleted.isEmpty || !state.touched.isEmpty
     {
       throw .readOnlyContext(name ?? displayName)
@@ -154,6 +155,6 @@ extension ContextCore {
     return ContextDidSave(
       contextName: name, contextID: id, insertedObjectIDs: Set(inserted.map(\.id)),
       updatedObjectIDs: Set(updated.map(\.id)), deletedObjectIDs: Set(deletions.map(\.id)),
-      reachedStore: false, permanentIDs: [:])
+      reachedStore: false, savedInto: parent.id, permanentIDs: [:])
   }
 }

@@ -21,6 +21,8 @@ final class ContextCore: Sendable {
   /// The name has a lock of its own that takes no other lock, so a violation message can name a
   /// context while another context's lock is held.
   let nameStorage: Locked<String?>
+  /// Who hears about this context's merges and refreshes.
+  let objectsDidChange = ObjectsDidChangeObservers()
 
   private static let nextID = Atomic<UInt64>(0)
 

@@ -6,6 +6,10 @@ final class ContextState {
   var mergePolicy = MergePolicy.error
   var automaticallyMergesChangesFromParent = false
   var isReadOnly = false
+  var propagatesDeletesAtEndOfEvent = true
+  /// Deleted objects whose delete rules have not run yet: they run at the end of the perform
+  /// block, at `processPendingChanges()`, before a fetch, and at save.
+  var unpropagatedDeletes: [ManagedObject] = []
   var registered: [ManagedObjectID: ManagedObject] = [:]
   var inserted: Set<ManagedObjectID> = []
   var deleted: Set<ManagedObjectID> = []

@@ -1,0 +1,61 @@
+import Foundation
+
+// The three ways to go from an ID to an object, as in Core Data. They differ in what they do
+// when the object is not registered in this context, which matters when IDs travel:
+//
+// - `registeredObject(for:)` never reads: nil unless this context already has the object.
+// - `object(with:)` never fails: the registered object, or a fault for the row.
+// - `existingObject(with:)` reads and checks: the object with its values, or an error.
+
+extension ManagedObjectContext {
+  /// The object for `objectID` if it is registered in this context, else nil; never fetches,
+  /// like Core Data's `registeredObject(for:)`.
+  public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
+    core.registeredObject(for: objectID)
+  }
+
+  /// The object for `objectID`, like Core Data's `object(with:)`: the registered object, or a
+  /// fault whose values load on first use. It does not check that the object exists, and is
+  /// meant for IDs known to be valid. Core Data returns a fault for a row that is gone and
+  /// raises when it is first used; the core stops the program here, naming the ID, because it
+  /// cannot make an object of an entity it no longer knows.
+  public func object(with objectID: ManagedObjectID) -> ManagedObject {
+    core.object(with: objectID)
+  }
+
+  /// Refreshes every registered object, keeping unsaved changes, like Core Data's
+  /// `refreshAllObjects()`.
+  public func refreshAllObjects() {
+    core.refreshAllObjects()
+  }
+}
+
+extension ContextCore {
+  func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
+    access(.existingObject, entity: id.entityName) { state in state.registered[state.resolve(id)] }
+  }
+
+  func object(with id: ManagedObjectID) -> ManagedObject {
+    access(.existingObject, entity: id.entityName) { state in
+      if let object = state.registered[state.resolve(id)] { return object }
+      guard id.storeIdentifier == store.identifier, case .found(let row) = sourceLookup(id) else {
+        preconditionFailure(
+          "object(with:) could not fulfill a fault for \(id): no such row in this context's "
+            + "store. Use existingObject(with:) when the object may be gone.")
+      }
+      return registerFault(row, in: state)
+    }
+  }
+}
+
+/// Gives every entity `fetchRequest()`, as the class Xcode generates for an entity does.
+public protocol FetchRequestProviding {}
+
+extension ManagedObject: FetchRequestProviding {}
+
+extension FetchRequestProviding where Self: ManagedObject {
+  /// A request for every object of this entity: `Book.fetchRequest()`.
+  public static func fetchRequest() -> FetchRequest<Self> {
+    FetchRequest<Self>()
+  }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import ManagedObjectCore
+import Synchronization
+import Testing
+import WorkshopSupport
+
+/// The ID look-ups, merging and refreshing, as Apple's `NSManagedObjectContext` documents them:
+/// `registeredObject(for:)`, `object(with:)`, `existingObject(with:)`,
+/// `mergeChanges(fromContextDidSave:)`, `refresh(_:mergeChanges:)`, `refreshAllObjects()`,
+/// `automaticallyMergesChangesFromParent` and `NSManagedObjectContextObjectsDidChange`.
+@Suite("Look-ups, merges and refreshes")
+struct LookupAndMergeTests {
+  /// A saved book and its ID.
+  static func savedBook(
+    _ title: String = "Dune", in container: PersistentContainer
+  ) async throws -> ManagedObjectID {
+    let context = container.newBackgroundContext()
+    return try await context.perform {
+      let book = Book(context: context)
+      book.title = title
+      try context.save()
+      return book.objectID
+    }
+  }
+
+  @Test(
+    "registeredObject(for:) never fetches; object(with:) gives a fault; both find registered ones")
+  func lookups() async throws {
+    let container = makeContainer()
+    let id = try await Self.savedBook(in: container)
+    let context = container.newBackgroundContext()
+    let result = try await context.perform {
+      let before = context.registeredObject(for: id)
+      let fault = context.object(with: id)
+      let wasFault = fault.isFault
+      let title = (fault as? Book)?.title
+      let after = context.registeredObject(for: id)
+      let existing = try context.existingObject(with: id)
+      return (before == nil, wasFault, title, after === fault, existing === fault, fault.isFault)
+    }
+    #expect(result.0, "registeredObject(for:) does not fetch")
+    #expect(result.1 && result.2 == "Dune", "a fault that loads on first use")
+    #expect(result.3 && result.4, "one object per ID in a context (uniquing)")
+    #expect(!result.5)
+    #expect(container.violations.isEmpty, "\(container.violations)")
+  }
+
+  @Test("The look-ups are context accesses: outside perform they are reported")
+  func lookupsAreChecked() async throws {
+    let container = makeContainer()
+    let id = try await Self.savedBook(in: container)
+    let context = container.newBackgroundContext()
+    context.name = "looker"
+    _ = context.registeredObject(for: id)
+    _ = context.object(with: id)
+    context.refreshAllObjects()
+    let reported = container.violations.map(\.subject)
+    #expect(reported == ["existingObject of Book", "existingObject of Book", "refresh"])
+  }
+
+  @Test("fetchRequest() asks for every object of the entity")
+  func fetchRequest() async throws {
+    let container = makeContainer()
+    _ = try await Self.savedBook("one", in: container)
+    _ = try await Self.savedBook("two", in: container)
+    let context = container.newBackgroundContext()
+    let titles = try await context.perform { try context.fetch(Book.fetchRequest()).map(\.title) }
+    #expect(titles == ["one", "two"])
+  }
+
+  @Test("Merging a save faults in its inserted objects, and tells the context's observers")
+  func mergeInserted() async throws {
+    let container = makeContainer()
+    let writer = container.newBackgroundContext()
+    let reader = container.newBackgroundContext()
+    reader.name = "reader"
+    let heard = Mutex<[ContextObjectsDidChange]>([])
+    let token = reader.addObjectsDidChangeObserver { change in heard.withLock { $0.append(change) }
+    }
+    defer { reader.removeObjectsDidChangeObserver(token) }
+    let notes = container.saveNotifications()
+    let id = try await writer.perform {
+      let book = Book(context: writer)
+      book.title = "new"
+      try writer.save()
+      return book.objectID
+    }
+    let note = try await withTimeout(.seconds(20), "the save notification") {
+      var iterator = notes.makeAsyncIterator()
+      return await iterator.next()
+    }
+    let (registered, isFault) = try await reader.perform {
+      reader.mergeChanges(fromContextDidSave: try #require(note))
+      let object = reader.registeredObject(for: id)
+      return (object != nil, object?.isFault)
+    }
+    #expect(registered && isFault == true)
+    #expect(heard.withLock { $0.map(\.insertedObjectIDs) } == [[id]])
+    #expect(heard.withLock { $0.first?.contextName } == "reader")
+  }
+
+  @Test("refresh(_:mergeChanges: false) discards changes and turns the object into a fault")
+  func refreshToFault() async throws {
+    let container = makeContainer()
+    let id = try await Self.savedBook(in: container)
+    let context = container.newBackgroundContext()
+    let result = try await context.perform {
+      let book = try context.existingObject(with: id, as: Book.self)
+      book.title = "changed"
+      context.refresh(book, mergeChanges: false)
+      let isFault = book.isFault
+      return (isFault, book.title, book.hasChanges, book.isFault)
+    }
+    #expect(result.0 && result.1 == "Dune" && !result.2 && !result.3)
+  }
+
+  @Test("refreshAllObjects() reads every object again and keeps unsaved changes")
+  func refreshAll() async throws {
+    let container = makeContainer()
+    let first = try await Self.savedBook("first", in: container)
+    let second = try await Self.savedBook("second", in: container)
+    let reader = container.newBackgroundContext()
+    let heard = Mutex<[ContextObjectsDidChange]>([])
+    let token = reader.addObjectsDidChangeObserver { change in heard.withLock { $0.append(change) }
+    }
+    defer { reader.removeObjectsDidChangeObserver(token) }
+    try await reader.perform {
+      try reader.existingObject(with: first, as: Book.self).pages = 7
+      _ = try reader.existingObject(with: second, as: Book.self).pages
+    }
+    let writer = container.newBackgroundContext()
+    try await writer.perform {
+      try writer.existingObject(with: first, as: Book.self).note = "store"
+      try writer.existingObject(with: second, as: Book.self).note = "store"
+      try writer.save()
+    }
+    let values = try await reader.perform {
+      reader.refreshAllObjects()
+      let one = try reader.existingObject(with: first, as: Book.self)
+      let two = try reader.existingObject(with: second, as: Book.self)
+      return [one.note, two.note, "\(one.pages)"]
+    }
+    #expect(values == ["store", "store", "7"])
+    #expect(heard.withLock { $0.map(\.updatedObjectIDs) } == [[first]])
+    #expect(heard.withLock { $0.map(\.refreshedObjectIDs) } == [[second]])
+  }
+
+  /// Apple: the context "automatically merges changes saved to its persistent store coordinator
+  /// or parent context" (`automaticallyMergesChangesFromParent`): a sibling's save into the
+  /// shared parent is a change saved to the parent.
+  @Test("A child that merges automatically takes a sibling's save into their shared parent")
+  func siblingSaveIsMerged() async throws {
+    let container = makeContainer()
+    let id = try await Self.savedBook(in: container)
+    let parent = container.newBackgroundContext()
+    let watcher = parent.newChildContext()
+    watcher.automaticallyMergesChangesFromParent = true
+    let merged = Gate()
+    let token = watcher.addObjectsDidChangeObserver { _ in merged.open() }
+    defer { watcher.removeObjectsDidChangeObserver(token) }
+    _ = try await watcher.perform { try watcher.existingObject(with: id, as: Book.self).title }
+    let sibling = parent.newChildContext()
+    try await sibling.perform {
+      try sibling.existingObject(with: id, as: Book.self).title = "from a sibling"
+      try sibling.save()
+    }
+    #expect(await merged.opened(), "the watcher merged the sibling's save")
+    let title = try await watcher.perform {
+      try watcher.existingObject(with: id, as: Book.self).title
+    }
+    #expect(title == "from a sibling")
+  }
+}
