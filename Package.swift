@@ -35,7 +35,7 @@ let package = Package(
     .library(name: "ManagedObjectCore", targets: ["ManagedObjectCore"])
   ],
   targets: [
-    .target(name: "ManagedObjectCore", path: "Steps/Core"),
+    .target(name: "ManagedObjectCore", path: "Steps/Core", exclude: ["CONCURRENCY.md"]),
     // Shared by the test targets: the exam harness, teaching expectations, bounded waits.
     .target(
       name: "WorkshopSupport", dependencies: ["ManagedObjectCore"], path: "Tests/WorkshopSupport"),

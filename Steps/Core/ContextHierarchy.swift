@@ -4,8 +4,8 @@ import Foundation
 // into its parent: another context, or the store at the root. A child's save becomes pending
 // changes of its parent; only the root's save reaches the store.
 //
-// Lock order: a child takes its parent's lock while holding its own (child, then parent, then
-// the store), never the other way round; a parent reaches its children only through their queues.
+// A child takes its parent's lock while holding its own; the lock order is in
+// `Steps/Core/CONCURRENCY.md`.
 
 /// A row as a context's parent presents it: from the store, or from a parent context with its
 /// pending changes applied.

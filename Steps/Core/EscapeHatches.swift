@@ -2,16 +2,14 @@ import Foundation
 
 // Every place where the core tells the compiler "trust me" lives in this file. Each type states
 // the invariant that makes it sound; nothing else in the module uses `@unchecked Sendable` or
-// `nonisolated(unsafe)`.
+// `nonisolated(unsafe)`. The concurrency model as a whole: `Steps/Core/CONCURRENCY.md`.
 
 /// A value guarded by a lock.
 ///
 /// Invariant: `state` is only read or written inside `withLock`, so every access is serialized
 /// by `lock`. Not reentrant: `body` must not call back into the same `Locked`.
 ///
-/// Lock order, to rule out deadlocks: a context's lock may be taken before the store's, the
-/// hub's or the violation log's lock, never after them, and never while holding another
-/// context's lock.
+/// Which lock guards what, and the order they are taken in: `Steps/Core/CONCURRENCY.md`.
 final class Locked<State>: @unchecked Sendable {
   private let lock = NSLock()
   private var state: State

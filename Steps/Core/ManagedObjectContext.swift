@@ -11,7 +11,7 @@ import Foundation
 /// ``PersistentContainer/viewContext``, on the main queue). Uses from anywhere else are
 /// confinement violations, reported by the container's checker. All of the context's state lives
 /// in its `ContextCore`, behind that core's lock, so sharing the reference shares no unguarded
-/// state (the locks and their order: `EscapeHatches.swift`).
+/// state (the locks and their order: `Steps/Core/CONCURRENCY.md`).
 public final class ManagedObjectContext: Sendable {
   /// Which queue the context's blocks run on.
   public enum ConcurrencyType: Sendable, Hashable {
