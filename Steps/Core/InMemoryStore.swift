@@ -135,8 +135,15 @@ final class InMemoryStore: Sendable {
           case .overwrite:
             values.apply(update.all, read: update.snapshot)
           case .rollback:
-            resolutions[update.objectID] = .stored(values, version: current.version, written: false)
-            continue
+            // The store's values win, but to-many changes still apply: in Core Data they derive
+            // from the other side's link, which is written regardless (ToManyChanges.swift).
+            let toMany = update.changed.filter { $0.value.toManyTargets != nil }
+            guard !toMany.isEmpty else {
+              resolutions[update.objectID] = .stored(
+                values, version: current.version, written: false)
+              continue
+            }
+            values.apply(toMany, read: update.snapshot)
           }
         }
         let version = current.version + 1

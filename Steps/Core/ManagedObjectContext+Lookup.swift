@@ -16,9 +16,10 @@ extension ManagedObjectContext {
 
   /// The object for `objectID`, like Core Data's `object(with:)`: the registered object, or a
   /// fault whose values load on first use. It does not check that the object exists, and is
-  /// meant for IDs known to be valid. Core Data returns a fault for a row that is gone and
-  /// raises when it is first used; the core stops the program here, naming the ID, because it
-  /// cannot make an object of an entity it no longer knows.
+  /// meant for IDs known to be valid. For a row that is gone, Core Data returns a fault that, when
+  /// fired, comes back deleted with nil or 0 values (`shouldDeleteInaccessibleFaults`, true by
+  /// default) or raises; the core stops the program here, naming the ID, because it cannot make
+  /// an object of an entity it no longer knows.
   public func object(with objectID: ManagedObjectID) -> ManagedObject {
     core.object(with: objectID)
   }

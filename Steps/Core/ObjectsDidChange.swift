@@ -2,8 +2,10 @@ import Foundation
 
 /// What a merge or a refresh changed in one context, like `NSManagedObjectContext
 /// .didChangeObjectsNotification` (`NSManagedObjectContextObjectsDidChange`): its
-/// `NSInsertedObjectsKey`, `NSUpdatedObjectsKey`, `NSDeletedObjectsKey`, `NSRefreshedObjectsKey`
-/// and `NSInvalidatedObjectsKey`, as object IDs so that the notification is Sendable.
+/// `NSInsertedObjectsKey`, `NSUpdatedObjectsKey`, `NSRefreshedObjectsKey` and
+/// `NSInvalidatedObjectsKey`, as object IDs so that the notification is Sendable. A merge
+/// invalidates what another context deleted (Core Data calls `delete(_:)` on it instead, so it
+/// has no deleted set here).
 ///
 /// The core posts it when a context merges another's save (``ManagedObjectContext/
 /// mergeChanges(fromContextDidSave:)`` or `automaticallyMergesChangesFromParent`) and when it
@@ -14,7 +16,8 @@ public struct ContextObjectsDidChange: Sendable, Hashable {
   public let contextName: String?
   /// Objects another context inserted, now registered here (as faults).
   public var insertedObjectIDs: Set<ManagedObjectID> = []
-  /// Objects whose values changed and that have unsaved changes here, laid on top.
+  /// Objects read again that keep unsaved changes here, laid on top (the core's choice: Core
+  /// Data's refreshed set holds only objects "not dirtied in the scope of this context").
   public var updatedObjectIDs: Set<ManagedObjectID> = []
   /// Objects read again from the store, with no unsaved changes here.
   public var refreshedObjectIDs: Set<ManagedObjectID> = []

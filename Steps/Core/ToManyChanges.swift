@@ -9,7 +9,8 @@ import Foundation
 // `objectSnapshot`, `cachedSnapshot` and `persistedSnapshot`). The core keeps a to-many side as
 // a set on its own row, so it writes what the saving context added and removed since it read the
 // row, never the whole set: an addition is never lost to another context's save, whichever merge
-// policy runs and whether the save goes to the store or into a parent context.
+// policy runs (under `.rollback` too, where the store's other values win) and whether the save
+// goes to the store or into a parent context.
 
 extension StoredValue {
   /// The objects a to-many value names; nil for attributes and to-one relationships.

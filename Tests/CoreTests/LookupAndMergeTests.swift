@@ -114,7 +114,7 @@ struct LookupAndMergeTests {
     #expect(result.0 && result.1 == "Dune" && !result.2 && !result.3)
   }
 
-  @Test("refreshAllObjects() reads every object again and keeps unsaved changes")
+  @Test("refreshAllObjects() keeps unsaved changes and turns the other objects into faults")
   func refreshAll() async throws {
     let container = makeContainer()
     let first = try await Self.savedBook("first", in: container)
@@ -134,13 +134,15 @@ struct LookupAndMergeTests {
       try writer.existingObject(with: second, as: Book.self).note = "store"
       try writer.save()
     }
-    let values = try await reader.perform {
+    let (values, faults) = try await reader.perform {
       reader.refreshAllObjects()
       let one = try reader.existingObject(with: first, as: Book.self)
       let two = try reader.existingObject(with: second, as: Book.self)
-      return [one.note, two.note, "\(one.pages)"]
+      let faults = [one.isFault, two.isFault]
+      return ([one.note, two.note, "\(one.pages)"], faults)
     }
     #expect(values == ["store", "store", "7"])
+    #expect(faults == [false, true], "an object without changes becomes a fault")
     #expect(heard.withLock { $0.map(\.updatedObjectIDs) } == [[first]])
     #expect(heard.withLock { $0.map(\.refreshedObjectIDs) } == [[second]])
   }

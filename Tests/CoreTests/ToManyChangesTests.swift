@@ -93,6 +93,21 @@ struct ToManyChangesTests {
     #expect(author?.changedInStore == [] && author?.changedInContext == [], "\(conflicts)")
   }
 
+  @Test("Under .rollback the store's values win, and the other context's book is still listed")
+  func twoContextsAddUnderRollback() async throws {
+    let container = makeContainer()
+    let authorID = try await Self.savedAuthor(in: container)
+    let (first, second) = try await Self.twoContextsAddABook(to: authorID) {
+      container.newBackgroundContext()
+    }
+    try await first.perform { try first.save() }
+    second.mergePolicy = .rollback
+    try await second.perform { try second.save() }
+    let stored = try await Self.stored(authorID, in: container)
+    #expect(stored.books == ["first", "second"])
+    #expect(stored.booksNamingTheAuthor == ["first", "second"])
+  }
+
   @Test("Two child contexts that each add a book to one author both keep it in the parent")
   func twoChildrenAdd() async throws {
     let container = makeContainer()

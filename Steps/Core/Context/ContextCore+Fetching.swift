@@ -29,8 +29,11 @@ extension ContextCore {
         throw .predicateFailed(String(describing: error))
       }
     }
-    // Core Data processes pending changes before it fetches, so delete rules have run.
-    if state.propagatesDeletesAtEndOfEvent { propagateDeletes(in: state) }
+    // The core ends the event before a fetch that sees pending changes, so that delete rules
+    // have run by the time the fetch reads relationships.
+    if request.includesPendingChanges, state.propagatesDeletesAtEndOfEvent {
+      propagateDeletes(in: state)
+    }
     var result: [Candidate] = []
     var probe = RowProbe<Entity>(core: self)
     let pending = request.includesPendingChanges

@@ -3,8 +3,10 @@ import Dispatch
 // Perform: running blocks on the context's queue, inside its perform scope.
 
 extension ContextCore {
-  /// Runs `block` in `frame`, then ends the event: Core Data processes pending changes at the
-  /// end of each block it runs (delete rules run then; `propagatesDeletesAtEndOfEvent`).
+  /// Runs a `perform` block in `frame`, then ends the event: Apple's `perform` "encapsulates an
+  /// autorelease pool and a call to processPendingChanges()" (delete rules run then;
+  /// `propagatesDeletesAtEndOfEvent`). `performAndWait` and an inline `.immediate` perform run
+  /// inside the caller's event, so they do not end it.
   func event<Result, Failure: Error>(
     _ frame: PerformScope.Frame, _ block: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
@@ -24,10 +26,10 @@ extension ContextCore {
   ) throws(Failure) -> Result {
     let frame = nestedFrame()
     if isInScope {
-      return try event(frame, block)
+      return try PerformScope.run(frame: frame, block)
     }
     let outcome: Swift.Result<Result, Failure> = queue.sync {
-      event(frame) {
+      PerformScope.run(frame: frame) {
         Swift.Result { () throws(Failure) -> Result in try block() }
       }
     }
@@ -39,7 +41,7 @@ extension ContextCore {
     _ block: @escaping @Sendable () throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     if schedule == .immediate, isInScope {
-      return try event(nestedFrame(), block)
+      return try PerformScope.run(frame: nestedFrame(), block)
     }
     let frame = ownFrame()
     let outcome = await withUnsafeContinuation {

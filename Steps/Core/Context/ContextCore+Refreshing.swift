@@ -52,12 +52,16 @@ extension ContextCore {
 
   /// Refreshes every registered object, keeping unsaved changes (WWDC 2015, "What's New in Core
   /// Data": `refreshAllObjects` "refreshes all the objects in the context while preserving the
-  /// unsaved changes").
+  /// unsaved changes" and breaks retain cycles): an object without changes becomes a fault.
   func refreshAllObjects() {
     let change = access(.refresh) { state -> ContextObjectsDidChange in
       var change = ContextObjectsDidChange(contextName: name)
       for object in Array(state.registered.values) {
-        record(reload(object, keepingChanges: true, in: state), of: object.id, in: &change)
+        let outcome = reload(object, keepingChanges: true, in: state)
+        if outcome == .refreshed, case .found(let row) = sourceLookup(object.id) {
+          object.fault = FaultBatch(rows: [row])
+        }
+        record(outcome, of: object.id, in: &change)
       }
       return change
     }
