@@ -1,0 +1,223 @@
+import Dispatch
+import Foundation
+import ManagedObjectCore
+import Testing
+import WorkshopSupport
+
+// The confinement checker's edge cases, in the shape of the matrix (CheckerMatrixTests): each
+// row is one access, where it runs, and the violations Core Data's concurrency debugging
+// (-com.apple.CoreData.ConcurrencyDebug 1) would report for it, in order; none for a legal row.
+// Rows here may expect more than one violation: a batch insert's handler runs inside `execute`,
+// and each illegal use in it is a use of its own.
+//
+// The rule, as Apple states it (Core Data Programming Guide, "Concurrency",
+// https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/Concurrency.html):
+// a private-queue context "can be used only on that queue", through perform and performAndWait;
+// a main-queue context "can only be used on the main queue of an application". The debug flag
+// reports a use "from the wrong dispatch queue" (Ole Begemann, "Core Data Concurrency
+// Debugging", https://oleb.net/blog/2014/06/core-data-concurrency-debugging/).
+
+@Suite("Confinement checker edge cases")
+struct CheckerEdgeCaseTests {
+  @Test(
+    "Each edge case records exactly the violations it should", arguments: CheckerEdgeCase.all)
+  func edgeCase(_ edge: CheckerEdgeCase) async throws {
+    let container = try await withTimeout(.seconds(10), "edge case '\(edge.name)'") {
+      try await edge.run(edge.name)
+    }
+    try Self.verify(edge, container.violations)
+  }
+
+  private static func verify(_ edge: CheckerEdgeCase, _ observed: [ConcurrencyViolation]) throws {
+    let shown = observed.isEmpty ? "  (none)" : observed.map { "  - \($0)" }.joined(separator: "\n")
+    try #require(
+      observed.count == edge.expected.count,
+      "'\(edge.name)' must record \(edge.expected.count) violation(s) \(edge.expected); observed \(observed.count):\n\(shown)"
+    )
+    for (expected, violation) in zip(edge.expected, observed) {
+      #expect(violation.kind == expected.kind, "observed: \(violation)")
+      #expect(violation.operation == expected.operation, "observed: \(violation)")
+      #expect(violation.entity == expected.entity, "observed: \(violation)")
+      #expect(violation.property == expected.property, "observed: \(violation)")
+      #expect(violation.contextName == expected.contextName, "observed: \(violation)")
+      #expect(
+        violation.description.contains("\(expected.subject) (context '\(expected.contextName)')"),
+        "the description should name what was touched and whose; observed: \(violation)")
+      for fragment in expected.location {
+        #expect(
+          violation.location.contains(fragment),
+          "the location should say '\(fragment)'; observed location: '\(violation.location)'")
+      }
+      for fragment in expected.notLocation {
+        #expect(
+          !violation.location.contains(fragment),
+          "the location must not say '\(fragment)'; observed location: '\(violation.location)'")
+      }
+    }
+  }
+}
+
+// MARK: - The table
+
+/// One violation an edge case must record.
+struct CheckerEdgeViolation: Sendable, CustomStringConvertible {
+  let kind: ConcurrencyViolation.Kind
+  let operation: ConcurrencyViolation.Operation
+  let entity: String?
+  let property: String?
+  let contextName: String
+  /// Fragments the location must contain: where the access ran instead.
+  let location: [String]
+  /// Fragments the location must not contain: places the access did not run.
+  let notLocation: [String]
+
+  init(
+    _ kind: ConcurrencyViolation.Kind, _ operation: ConcurrencyViolation.Operation,
+    _ entity: String?, _ property: String? = nil, in contextName: String,
+    at location: [String] = [], notAt notLocation: [String] = []
+  ) {
+    self.kind = kind
+    self.operation = operation
+    self.entity = entity
+    self.property = property
+    self.contextName = contextName
+    self.location = location
+    self.notLocation = notLocation
+  }
+
+  var subject: String {
+    switch (entity, property) {
+    case (let entity?, let property?): "\(operation.rawValue) of \(entity).\(property)"
+    case (let entity?, nil): "\(operation.rawValue) of \(entity)"
+    default: operation.rawValue
+    }
+  }
+
+  var description: String { "\(kind) \(subject) in '\(contextName)'" }
+}
+
+/// One edge case: a name, the violations it must record (none when legal), and the access.
+struct CheckerEdgeCase: Sendable, CustomTestStringConvertible {
+  let name: String
+  let expected: [CheckerEdgeViolation]
+  /// Builds a fresh container named after the case, does the access, returns the container.
+  let run: @Sendable (_ name: String) async throws -> PersistentContainer
+
+  var testDescription: String { (expected.isEmpty ? "legal: " : "illegal: ") + name }
+
+  static func legal(
+    _ name: String, _ run: @escaping @Sendable (String) async throws -> PersistentContainer
+  ) -> CheckerEdgeCase {
+    CheckerEdgeCase(name: name, expected: [], run: run)
+  }
+
+  static func illegal(
+    _ name: String, _ expected: CheckerEdgeViolation...,
+    run: @escaping @Sendable (String) async throws -> PersistentContainer
+  ) -> CheckerEdgeCase {
+    CheckerEdgeCase(name: name, expected: expected, run: run)
+  }
+
+  static let all: [CheckerEdgeCase] = isFaultCases
+}
+
+// MARK: isFault, like its siblings
+
+// isFault is a question about one object, like isInserted (NSManagedObject.isFault and
+// .isInserted, developer.apple.com/documentation/coredata/nsmanagedobject/isfault and
+// /isinserted): asked outside perform it is a use outside perform, and after reset() the object is
+// invalid ("you should ensure that you also discard references to any managed objects fetched
+// using the receiver, since they will be invalid afterwards", NSManagedObjectContext.reset(),
+// developer.apple.com/documentation/coredata/nsmanagedobjectcontext/reset()). Asking must not
+// load the object: knowing whether it is a fault "can also be used to avoid growing the object
+// graph unnecessarily" (isFault).
+
+extension CheckerEdgeCase {
+  fileprivate static let isFaultCases: [CheckerEdgeCase] = [
+    .illegal(
+      "isFault after reset",
+      .init(
+        .invalidatedObject, .inspectChanges, "Book", in: "A",
+        at: ["after its context was reset", "inside perform of 'A'"])
+    ) { name in
+      let f = try await fixture(name)
+      await f.a.perform {
+        f.a.reset()
+        _ = f.book.isFault
+      }
+      return f.container
+    },
+    .illegal(
+      "isFault after its deletion was saved",
+      .init(
+        .invalidatedObject, .inspectChanges, "Book", in: "A",
+        at: ["after its deletion was saved"])
+    ) { name in
+      let f = try await fixture(name)
+      try await f.a.perform {
+        f.a.delete(f.book)
+        try f.a.save()
+        _ = f.book.isFault
+      }
+      return f.container
+    },
+    .illegal(
+      "isFault outside perform",
+      .init(.outsidePerform, .inspectChanges, "Book", in: "A", at: ["outside any perform block"])
+    ) { name in
+      let f = try await fixture(name)
+      _ = f.book.isFault
+      return f.container
+    },
+    .legal("isFault inside perform asks without loading the object") { name in
+      let f = try await fixture(name)
+      let (before, again, title, after) = try await f.b.perform {
+        var request = FetchRequest<Book>()
+        request.fetchBatchSize = 10
+        let book = try f.b.fetch(request)[0]
+        let before = book.isFault
+        let again = book.isFault
+        let title = book.title
+        return (before, again, title, book.isFault)
+      }
+      try check(before && again, "asking isFault loaded the object (\(before), \(again))")
+      try check(title == "Dune" && !after, "reading did not load the object: '\(title)', \(after)")
+      return f.container
+    },
+  ]
+}
+
+// MARK: - Fixtures and helpers
+
+/// A container with background contexts "A" and "B"; in A, a saved book by a saved author.
+/// Unchecked on purpose, as the matrix's fixture: the rows break confinement to see it reported.
+private struct Fixture: @unchecked Sendable {
+  let container: PersistentContainer
+  let a: ManagedObjectContext
+  let b: ManagedObjectContext
+  /// "Frank Herbert", in A.
+  let author: Author
+  /// "Dune", 412 pages, by `author`, in A.
+  let book: Book
+}
+
+private func fixture(
+  _ name: String, isolation: isolated (any Actor)? = #isolation
+) async throws -> Fixture {
+  let (container, a, b) = containerWithContextsAB(name, checking: .record)
+  let (author, book) = try await a.perform {
+    let seed = insertDune(in: a)
+    try a.save()
+    return seed
+  }
+  return Fixture(container: container, a: a, b: b, author: author, book: book)
+}
+
+/// An edge case's own check failed: the access did not do what it should have.
+private struct EdgeCaseFailure: Error, CustomStringConvertible {
+  let description: String
+}
+
+private func check(_ condition: Bool, _ observed: @autoclosure () -> String) throws {
+  if !condition { throw EdgeCaseFailure(description: observed()) }
+}
