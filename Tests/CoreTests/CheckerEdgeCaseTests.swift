@@ -28,6 +28,30 @@ struct CheckerEdgeCaseTests {
     try Self.verify(edge, container.violations)
   }
 
+  #if compiler(>=6.3)
+    // Inside a serial queue's `sync` in A's perform, A is not in scope, yet A's queue is held by
+    // the very thread that runs the block: Core Data's performAndWait is reentrant ("safe to call
+    // the method again, from within the closure", NSManagedObjectContext.performAndWait(_:)),
+    // so it must run inline. Dispatching instead does not fail, it ends the process ("dispatch_sync
+    // called on queue already owned by current thread" on Linux) or deadlocks (Darwin): the row
+    // runs in a child process.
+    @Test("performAndWait re-entered inside a serial queue's sync in its context's perform")
+    func reentrantPerformAndWaitInsideSync() async {
+      await #expect(
+        processExitsWith: .success, "the nested performAndWait must run inline, and legally"
+      ) {
+        let (title, violations) = try await withTimeout(.seconds(10), "reentrant performAndWait") {
+          let f = try await fixture("reentrant performAndWait inside sync")
+          let lock = DispatchQueue(label: "CheckerEdge.lock")
+          let title = await f.a.perform { lock.sync { f.a.performAndWait { f.book.title } } }
+          return (title, f.container.violations)
+        }
+        try check(title == "Dune", "read '\(title)'")
+        try check(violations.isEmpty, "recorded \(violations)")
+      }
+    }
+  #endif
+
   private static func verify(_ edge: CheckerEdgeCase, _ observed: [ConcurrencyViolation]) throws {
     let shown = observed.isEmpty ? "  (none)" : observed.map { "  - \($0)" }.joined(separator: "\n")
     try #require(
@@ -118,7 +142,7 @@ struct CheckerEdgeCase: Sendable, CustomTestStringConvertible {
     CheckerEdgeCase(name: name, expected: expected, run: run)
   }
 
-  static let all: [CheckerEdgeCase] = isFaultCases
+  static let all: [CheckerEdgeCase] = isFaultCases + syncDispatchCases
 }
 
 // MARK: isFault, like its siblings
@@ -187,6 +211,82 @@ extension CheckerEdgeCase {
   ]
 }
 
+// MARK: Synchronous dispatch onto another queue
+
+// `DispatchQueue.sync` runs its block on the calling thread when it can: "As an optimization,
+// dispatch_sync() invokes the workitem on the thread which submitted the workitem, except when the
+// passed queue is the main queue or a queue targetting it" (libdispatch's dispatch/queue.h,
+// dispatch_sync; Apple's page:
+// developer.apple.com/documentation/dispatch/dispatchqueue/sync(execute:)).
+// Linux does it for the main queue too: in this test process main-queue blocks run on Dispatch's
+// worker threads, not on the main thread, and a `main.sync` block runs on the calling thread
+// (observed); Darwin runs it on the main thread. The thread differs, the queue does not: the block
+// belongs to the queue it was submitted to on both, so the core decides by queue and gives one
+// answer on both platforms:
+// - inside `DispatchQueue.main.sync` the code is on the main queue and may use a main-queue
+//   context; it is not in the perform block of the private context whose perform called `sync`;
+// - inside `someSerialQueue.sync` the code is on that queue: not on the main queue and not in a
+//   perform block, even when its caller was. Darwin runs that block on the calling thread, the
+//   main thread for main-actor code, but the rule names the queue ("can only be used on the main
+//   queue"), and on Linux the main queue has no thread of its own to recognize it by.
+// The core's own performAndWait is different: Core Data runs its block "on the context's queue"
+// and documents it as reentrant, "safe to call the method again, from within the closure"
+// (NSManagedObjectContext.performAndWait(_:),
+// developer.apple.com/documentation/coredata/nsmanagedobjectcontext/performandwait(_:)-ypye), and
+// the core knows its caller waits for it (see the matrix's nested performAndWait rows).
+
+extension CheckerEdgeCase {
+  fileprivate static let syncDispatchCases: [CheckerEdgeCase] = [
+    .illegal(
+      "A's object read inside DispatchQueue.main.sync called from A's perform",
+      .init(
+        .outsidePerform, .read, "Book", "title", in: "A",
+        at: ["on the main queue", "outside any perform block"], notAt: ["inside perform of"])
+    ) { name in
+      let f = try await fixture(name)
+      let title = await f.a.perform { DispatchQueue.main.sync { f.book.title } }
+      try check(title == "Dune", "the recorded read returned '\(title)'")
+      return f.container
+    },
+    .legal("viewContext used inside DispatchQueue.main.sync called from A's perform") { name in
+      let f = try await fixture(name)
+      let view = f.container.viewContext
+      let count = try await f.a.perform {
+        try DispatchQueue.main.sync {
+          let book = Book(context: view)
+          book.title = "Emma"
+          try view.save()
+          return try view.count(for: FetchRequest<Book>())
+        }
+      }
+      try check(count == 2, "the viewContext counted \(count) books instead of 2")
+      return f.container
+    },
+    .illegal(
+      "A's object read inside a serial queue's sync called from A's perform",
+      .init(
+        .outsidePerform, .read, "Book", "title", in: "A",
+        at: ["on queue 'CheckerEdge.lock'", "outside any perform block"],
+        notAt: ["inside perform of"])
+    ) { name in
+      let f = try await fixture(name)
+      let lock = DispatchQueue(label: "CheckerEdge.lock")
+      let title = await f.a.perform { lock.sync { f.book.title } }
+      try check(title == "Dune", "the recorded read returned '\(title)'")
+      return f.container
+    },
+    .illegal(
+      "viewContext object read inside a serial queue's sync called from the main actor",
+      .init(
+        .outsidePerform, .read, "Book", "title", in: "viewContext",
+        at: ["in a Swift task on queue 'CheckerEdge.lock'", "outside any perform block"],
+        notAt: ["cooperative thread pool", "on the main queue"])
+    ) { name in
+      try await mainActorReadsViewObjectInSerialSync(name)
+    },
+  ]
+}
+
 // MARK: - Fixtures and helpers
 
 /// A container with background contexts "A" and "B"; in A, a saved book by a saved author.
@@ -211,6 +311,22 @@ private func fixture(
     return seed
   }
   return Fixture(container: container, a: a, b: b, author: author, book: book)
+}
+
+/// Main-actor code holds the main queue while it waits in `sync`, but the block it waits for is
+/// the serial queue's, and it runs on a thread that is not the cooperative pool's.
+@MainActor
+private func mainActorReadsViewObjectInSerialSync(
+  _ name: String
+) async throws -> PersistentContainer {
+  let container = PersistentContainer(name: name, concurrencyChecking: .record)
+  let view = container.viewContext
+  let book = Book(context: view)
+  book.title = "Dune"
+  try view.save()
+  let title = DispatchQueue(label: "CheckerEdge.lock").sync { book.title }
+  try check(title == "Dune", "the recorded read returned '\(title)'")
+  return container
 }
 
 /// An edge case's own check failed: the access did not do what it should have.

@@ -42,6 +42,7 @@ final class ContextCore: Sendable {
       }
     state = ReentrantLocked(ContextState())
     nameStorage = Locked(name)
+    if concurrencyType == .privateQueue { PerformScope.mark(queue, for: id) }
   }
 
   var owner: ManagedObjectContext? { state.withLock { $0.owner } }
