@@ -84,6 +84,25 @@ enum PerformScope {
     return try body()
   }
 
+  /// Runs a batch insert's handler on the request's scratch object. The handler runs in the
+  /// caller's scope, so each use it makes of the context is checked like any other; filling the
+  /// scratch object is part of the request, which was checked once, so that use is allowed here.
+  static func filling<Result>(_ scratch: AnyObject, _ handler: () -> Result) -> Result {
+    let box = frameBox(creating: true)!
+    let saved = box.filling
+    box.filling = (ObjectIdentifier(scratch), currentQueue)
+    defer { box.filling = saved }
+    return handler()
+  }
+
+  /// True inside `filling(object)`, on the queue that called it.
+  static func isFilling(_ object: AnyObject) -> Bool {
+    guard let filling = frameBox()?.filling, filling.object == ObjectIdentifier(object) else {
+      return false
+    }
+    return filling.queue == currentQueue
+  }
+
   // MARK: - Queues
 
   /// Marks the main queue and each context's queue, so that `currentQueue` can tell them apart.
@@ -172,6 +191,7 @@ enum PerformScope {
   /// One frame per thread. It is only ever touched by the thread that owns it.
   private final class FrameBox {
     var frame = Frame()
+    var filling: (object: ObjectIdentifier, queue: UInt64?)?
   }
 
   private static let key: pthread_key_t = {

@@ -142,7 +142,124 @@ struct CheckerEdgeCase: Sendable, CustomTestStringConvertible {
     CheckerEdgeCase(name: name, expected: expected, run: run)
   }
 
-  static let all: [CheckerEdgeCase] = isFaultCases + syncDispatchCases
+  static let all: [CheckerEdgeCase] = batchHandlerCases + isFaultCases + syncDispatchCases
+}
+
+// MARK: Batch insert handlers
+
+// Core Data "repeatedly calls the provided closure until it returns true" while it executes the
+// request (NSBatchInsertRequest, init(entity:managedObjectHandler:) and
+// init(entity:dictionaryHandler:),
+// developer.apple.com/documentation/coredata/nsbatchinsertrequest):
+// the handler runs where `execute` was called. Called outside perform, the `execute` is one
+// illegal use, and every other object of the context the handler reads is another. Filling the
+// scratch object the request hands the handler is part of the execute: no use of its own.
+
+extension CheckerEdgeCase {
+  fileprivate static let batchHandlerCases: [CheckerEdgeCase] = [
+    .illegal(
+      "batch insert whose object handler reads another object, executed outside perform",
+      .init(.outsidePerform, .execute, "Book", in: "A", at: ["outside any perform block"]),
+      .init(.outsidePerform, .read, "Author", "name", in: "A", at: ["outside any perform block"])
+    ) { name in
+      let f = try await fixture(name)
+      var rows = 0
+      try f.a.execute(
+        BatchInsertRequest<Book>(managedObjectHandler: { book in
+          guard rows == 0 else { return true }
+          rows += 1
+          book.title = "Dune Messiah, by " + f.author.name
+          return false
+        }))
+      let titles = try await storedBookTitles(in: f.container)
+      try check(
+        titles == ["Dune", "Dune Messiah, by Frank Herbert"],
+        "the recorded batch insert did not carry on: \(titles)")
+      return f.container
+    },
+    .illegal(
+      "batch insert whose dictionary handler reads another object, executed outside perform",
+      .init(.outsidePerform, .execute, "Book", in: "A", at: ["outside any perform block"]),
+      .init(.outsidePerform, .read, "Book", "title", in: "A", at: ["outside any perform block"])
+    ) { name in
+      let f = try await fixture(name)
+      var rows = 0
+      try f.a.execute(
+        BatchInsertRequest<Book>(dictionaryHandler: { row in
+          guard rows == 0 else { return true }
+          rows += 1
+          row["title"] = f.book.title + " Messiah"
+          return false
+        }))
+      let titles = try await storedBookTitles(in: f.container)
+      try check(titles == ["Dune", "Dune Messiah"], "the batch insert stored \(titles)")
+      return f.container
+    },
+    .illegal(
+      "batch insert whose object handler only fills its scratch object, executed outside perform",
+      .init(.outsidePerform, .execute, "Book", in: "A", at: ["outside any perform block"])
+    ) { name in
+      let f = try await fixture(name)
+      var rows = 0
+      try f.a.execute(
+        BatchInsertRequest<Book>(managedObjectHandler: { book in
+          guard rows < 2 else { return true }
+          rows += 1
+          book.title = "Volume \(rows)"
+          book.pages = book.pages + rows
+          return false
+        }))
+      let titles = try await storedBookTitles(in: f.container)
+      try check(titles == ["Dune", "Volume 1", "Volume 2"], "the batch insert stored \(titles)")
+      return f.container
+    },
+    .illegal(
+      "batch insert's scratch object kept, then written outside perform",
+      .init(.outsidePerform, .write, "Book", "title", in: "A", at: ["outside any perform block"])
+    ) { name in
+      let f = try await fixture(name)
+      let kept = Kept<Book>()
+      let result = try await f.a.perform {
+        try f.a.execute(
+          BatchInsertRequest<Book>(managedObjectHandler: { book in
+            kept.value = book
+            return true
+          }))
+      }
+      try check(result.count == nil, "a status-only result reported a count")
+      // The request allows the scratch object to its handler only, not to whoever kept it.
+      kept.value?.title = "Kept"
+      try check(kept.value != nil, "the handler was not called")
+      return f.container
+    },
+    .legal("batch insert whose handlers read other objects, executed inside perform") { name in
+      let f = try await fixture(name)
+      try await f.a.perform {
+        var objectRows = 0
+        try f.a.execute(
+          BatchInsertRequest<Book>(managedObjectHandler: { book in
+            guard objectRows == 0 else { return true }
+            objectRows += 1
+            book.title = "Children of " + f.book.title
+            book.pages = f.book.pages
+            return false
+          }))
+        var dictionaryRows = 0
+        try f.a.execute(
+          BatchInsertRequest<Book>(dictionaryHandler: { row in
+            guard dictionaryRows == 0 else { return true }
+            dictionaryRows += 1
+            row["title"] = "God Emperor, by " + f.author.name
+            return false
+          }))
+      }
+      let titles = try await storedBookTitles(in: f.container)
+      try check(
+        titles == ["Children of Dune", "Dune", "God Emperor, by Frank Herbert"],
+        "the batch inserts stored \(titles)")
+      return f.container
+    },
+  ]
 }
 
 // MARK: isFault, like its siblings
@@ -327,6 +444,11 @@ private func mainActorReadsViewObjectInSerialSync(
   let title = DispatchQueue(label: "CheckerEdge.lock").sync { book.title }
   try check(title == "Dune", "the recorded read returned '\(title)'")
   return container
+}
+
+/// Keeps what a handler hands out, past the handler: the mistake one row makes on purpose.
+private final class Kept<Value>: @unchecked Sendable {
+  var value: Value?
 }
 
 /// An edge case's own check failed: the access did not do what it should have.

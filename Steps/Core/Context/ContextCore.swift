@@ -105,7 +105,7 @@ final class ContextCore: Sendable {
     for other in others { classify(other) }
     let proceed = foreign == nil && detached == nil
     guard reporter.isChecking else { return proceed }
-    let inScope = isInScope
+    let inScope = isInScope || (object.map(PerformScope.isFilling) ?? false)
     if inScope && proceed { return true }
 
     let kind: ConcurrencyViolation.Kind
