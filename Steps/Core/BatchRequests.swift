@@ -154,22 +154,22 @@ extension ContextCore {
       (state) throws(PersistenceError) -> BatchResult in
       let scratch = scratchObject(Entity.self)
       var rows: [[String: StoredValue]] = []
-      try internally { () throws(PersistenceError) in
-        switch request.source {
-        case .objects(let objects):
-          for values in objects { rows.append(try rowValues(values, scratch: scratch)) }
-        case .dictionaryHandler(let handler):
-          while true {
-            var values: [String: any AttributeValue] = [:]
-            if handler(&values) { break }
-            rows.append(try rowValues(values, scratch: scratch))
-          }
-        case .objectHandler(let handler):
-          while true {
-            for cell in scratch.cells { cell.load(nil) }
-            if handler(scratch) { break }
-            rows.append(scratch.storedValues())
-          }
+      // The handlers run in the caller's scope, not `internally`: a handler is the app's code,
+      // and each other object of the context it uses is a use of its own, checked as such.
+      switch request.source {
+      case .objects(let objects):
+        for values in objects { rows.append(try rowValues(values, scratch: scratch)) }
+      case .dictionaryHandler(let handler):
+        while true {
+          var values: [String: any AttributeValue] = [:]
+          if handler(&values) { break }
+          rows.append(try rowValues(values, scratch: scratch))
+        }
+      case .objectHandler(let handler):
+        while true {
+          for cell in scratch.cells { cell.load(nil) }
+          if PerformScope.filling(scratch, { handler(scratch) }) { break }
+          rows.append(scratch.storedValues())
         }
       }
       let (inserted, updated) = try store.batchInsert(

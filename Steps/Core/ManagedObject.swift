@@ -105,7 +105,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   /// batch at a time, on first use of any of them.
   public var isFault: Bool {
     // Checked like any access, but asking does not load the values.
-    core.access(.inspectChanges, entity: entityName) { _ in fault != nil }
+    core.access(.inspectChanges, object: self, firingFault: false) { _ in fault != nil }
   }
 
   /// True when the object is inserted, deleted, or has property values that differ from the store.

@@ -9,6 +9,11 @@ import Foundation
   import Musl
 #endif
 
+#if !canImport(Darwin) && canImport(CDispatch)
+  // `dispatch_queue_get_label`, which the Linux overlay hides behind `DispatchQueue.label`.
+  import CDispatch
+#endif
+
 /// The identity of one context's confinement domain.
 struct ContextID: Hashable, Sendable, CustomStringConvertible {
   let rawValue: UInt64
@@ -16,38 +21,57 @@ struct ContextID: Hashable, Sendable, CustomStringConvertible {
   var description: String { "#\(rawValue)" }
 }
 
-/// Which contexts' perform blocks the current thread is executing, and nothing else.
+/// Which contexts' perform blocks the current code is executing, and nothing else.
 ///
 /// Legality is a property of the perform scope, not of the thread: a context's queue may run on
 /// any worker thread, and an actor changes threads between awaits. So the core keeps a per-thread
 /// stack of the contexts whose blocks are running right now. `perform` starts a frame holding
 /// only its own context; `performAndWait` extends the caller's frame, so code inside a nested
 /// `performAndWait` may still touch the outer context, which is blocked waiting for it.
+///
+/// A frame belongs to the dispatch queue whose block it was started in. `DispatchQueue.sync` runs
+/// its block on the calling thread whenever it can (on Linux even for the main queue; on Darwin
+/// except for the main queue, whose blocks run on the main thread), so the thread alone does not
+/// tell which block runs: the current queue does, on both platforms alike. A frame applies only
+/// while its queue is the current one; the core's own `performAndWait` carries it on explicitly.
 enum PerformScope {
   struct Entry: Sendable {
     let id: ContextID
     let displayName: String
   }
 
-  /// What the current thread may touch: the contexts whose blocks are running, innermost last,
+  /// What the current code may touch: the contexts whose blocks are running, innermost last,
   /// and whether a caller up the stack holds the main queue (it is blocked in a
   /// `performAndWait` started on the main queue).
   struct Frame {
     var entries: [Entry] = []
     var holdsMainQueue = false
+    /// The mark of the queue whose block started the frame (see `currentQueue`).
+    var queue: UInt64?
   }
 
+  /// The frame that applies to the code running now: none once the thread runs another queue's
+  /// block, synchronously, from inside the frame's.
   static var current: Frame {
-    frameBox()?.frame ?? Frame()
+    guard let frame = frameBox()?.frame, frame.queue == currentQueue else { return Frame() }
+    return frame
   }
 
   static func contains(_ id: ContextID) -> Bool {
-    guard let box = frameBox() else { return false }
-    for entry in box.frame.entries where entry.id == id { return true }
-    return false
+    guard let frame = frameBox()?.frame, frame.entries.contains(where: { $0.id == id }) else {
+      return false
+    }
+    return frame.queue == currentQueue
   }
 
-  /// Runs `body` with `frame` as the current thread's frame, then restores the previous one.
+  /// True when this thread runs `id`'s block further up its stack, whether or not its frame
+  /// applies here: a `performAndWait` must not dispatch onto a queue its own thread holds.
+  static func threadHolds(_ id: ContextID) -> Bool {
+    frameBox()?.frame.entries.contains { $0.id == id } ?? false
+  }
+
+  /// Runs `body` with `frame` as the current thread's frame, then restores the previous one. The
+  /// frame belongs to the queue running `body`.
   static func run<Result, Failure: Error>(
     frame: Frame,
     _ body: () throws(Failure) -> Result
@@ -55,28 +79,85 @@ enum PerformScope {
     let box = frameBox(creating: true)!
     let saved = box.frame
     box.frame = frame
+    box.frame.queue = currentQueue
     defer { box.frame = saved }
     return try body()
   }
 
-  // MARK: - Main queue
+  /// Runs a batch insert's handler on the request's scratch object. The handler runs in the
+  /// caller's scope, so each use it makes of the context is checked like any other; filling the
+  /// scratch object is part of the request, which was checked once, so that use is allowed here.
+  static func filling<Result>(_ scratch: AnyObject, _ handler: () -> Result) -> Result {
+    let box = frameBox(creating: true)!
+    let saved = box.filling
+    box.filling = (ObjectIdentifier(scratch), currentQueue)
+    defer { box.filling = saved }
+    return handler()
+  }
 
-  private static let mainQueueKey = DispatchSpecificKey<Bool>()
+  /// True inside `filling(object)`, on the queue that called it.
+  static func isFilling(_ object: AnyObject) -> Bool {
+    guard let filling = frameBox()?.filling, filling.object == ObjectIdentifier(object) else {
+      return false
+    }
+    return filling.queue == currentQueue
+  }
+
+  // MARK: - Queues
+
+  /// Marks the main queue and each context's queue, so that `currentQueue` can tell them apart.
+  private static let queueKey = DispatchSpecificKey<UInt64>()
+  private static let mainQueueMark: UInt64 = 0
   private static let mainQueueMarked: Bool = {
-    DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+    DispatchQueue.main.setSpecific(key: queueKey, value: mainQueueMark)
     return true
   }()
 
-  /// True on the main queue. On Linux main-actor jobs are drained from the main queue by a thread
-  /// for which `Thread.isMainThread` can be false, so Dispatch is asked first.
-  static var isOnMainQueue: Bool {
+  /// Marks a private context's queue with its context's ID (never 0, the main queue's mark).
+  static func mark(_ queue: DispatchQueue, for id: ContextID) {
+    queue.setSpecific(key: queueKey, value: id.rawValue)
+  }
+
+  /// The mark of the queue whose block is running: a context's, the main queue's (also for a
+  /// queue that targets it), or nil for any other queue and for code on no queue.
+  static var currentQueue: UInt64? {
     _ = mainQueueMarked
-    return DispatchQueue.getSpecific(key: mainQueueKey) == true || Thread.isMainThread
+    return DispatchQueue.getSpecific(key: queueKey)
+  }
+
+  /// True on the main queue: in a block submitted to it, or on the main thread outside any
+  /// block (Dispatch counts that as the main queue). Not in a block of another queue that
+  /// main-queue code waits for with `sync`: Darwin runs that block on the main thread, Linux on
+  /// a worker thread, and the queue is the answer both agree on. `Thread.isMainThread` would
+  /// answer differently on each, and on Linux main-queue blocks may run on any worker thread.
+  static var isOnMainQueue: Bool {
+    currentQueue == mainQueueMark
   }
 
   /// True on the main queue, or inside a `performAndWait` whose caller was on it.
   static var holdsMainQueue: Bool {
-    (frameBox()?.frame.holdsMainQueue ?? false) || isOnMainQueue
+    let queue = currentQueue
+    if queue == mainQueueMark { return true }
+    guard let frame = frameBox()?.frame, frame.holdsMainQueue else { return false }
+    return frame.queue == queue
+  }
+
+  /// The label of the queue whose block is running ("" when it has none).
+  private static var currentQueueLabel: String {
+    #if canImport(Darwin)
+      String(cString: __dispatch_queue_get_label(nil))
+    #elseif canImport(CDispatch)
+      String(cString: dispatch_queue_get_label(nil))
+    #else
+      ""
+    #endif
+  }
+
+  /// True for Dispatch's global queues and the queues Swift's global executor runs tasks on:
+  /// global (root) queues on Darwin, and elsewhere concurrent queues the runtime creates under
+  /// this name (swiftlang/swift, stdlib/public/Concurrency/DispatchGlobalExecutor.cpp).
+  private static func isGlobalQueue(_ label: String) -> Bool {
+    label.hasPrefix("com.apple.root.") || label == "Swift global concurrent queue"
   }
 
   /// A human description of where the current code runs, for violation messages.
@@ -91,9 +172,15 @@ enum PerformScope {
     if isOnMainQueue {
       return "on the main queue, outside any perform block"
     }
+    // A task's code may run in another queue's block, synchronously: say which queue, and claim
+    // the cooperative pool only for the pool's own queues.
+    let label = currentQueueLabel
+    let queue = label.isEmpty || isGlobalQueue(label) ? nil : "on queue '\(label)'"
     if withUnsafeCurrentTask(body: { $0 != nil }) {
-      return "in a Swift task on the cooperative thread pool, outside any perform block"
+      let place = queue ?? "on the cooperative thread pool"
+      return "in a Swift task \(place), outside any perform block"
     }
+    if let queue { return "\(queue), outside any perform block" }
     let name = Thread.current.name ?? ""
     let thread = name.isEmpty ? "on a background thread" : "on thread '\(name)'"
     return "\(thread), outside any perform block"
@@ -104,6 +191,7 @@ enum PerformScope {
   /// One frame per thread. It is only ever touched by the thread that owns it.
   private final class FrameBox {
     var frame = Frame()
+    var filling: (object: ObjectIdentifier, queue: UInt64?)?
   }
 
   private static let key: pthread_key_t = {

@@ -25,7 +25,9 @@ extension ContextCore {
     _ block: @Sendable () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let frame = nestedFrame()
-    if isInScope {
+    // Reentrant, as Core Data's: inline when this thread already runs a block of this context,
+    // also from a `sync` block of another queue in it, where `queue.sync` would deadlock.
+    if isInScope || PerformScope.threadHolds(id) {
       return try PerformScope.run(frame: frame, block)
     }
     let outcome: Swift.Result<Result, Failure> = queue.sync {

@@ -44,6 +44,7 @@ final class ContextCore: Sendable {
       }
     state = ReentrantLocked(ContextState())
     nameStorage = Locked(name)
+    if concurrencyType == .privateQueue { PerformScope.mark(queue, for: id) }
   }
 
   var owner: ManagedObjectContext? { state.withLock { $0.owner } }
@@ -106,7 +107,7 @@ final class ContextCore: Sendable {
     for other in others { classify(other) }
     let proceed = foreign == nil && detached == nil
     guard reporter.isChecking else { return proceed }
-    let inScope = isInScope
+    let inScope = isInScope || (object.map(PerformScope.isFilling) ?? false)
     if inScope && proceed { return true }
 
     let kind: ConcurrencyViolation.Kind
@@ -131,15 +132,17 @@ final class ContextCore: Sendable {
     return proceed
   }
 
-  /// Runs one checked operation under the lock.
+  /// Runs one checked operation under the lock; unless `firingFault` is false, an `object` that
+  /// is a fault loads its values first.
   func access<Result, Failure: Error>(
     _ operation: ConcurrencyViolation.Operation, object: ManagedObject? = nil,
+    firingFault: Bool = true,
     entity: @autoclosure () -> String? = nil, property: @autoclosure () -> String? = nil,
     _ body: (ContextState) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try state.withLock { (state: ContextState) throws(Failure) -> Result in
       verify(operation, entity: entity, property: property, object: object, state: state)
-      if let object { fireFault(object, in: state) }
+      if firingFault, let object { fireFault(object, in: state) }
       return try body(state)
     }
   }
