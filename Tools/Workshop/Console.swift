@@ -17,10 +17,9 @@ package enum Console {
   /// The answer to a yes/no question; no, unless the user types y or yes.
   package static func confirm(_ question: String) -> Bool {
     say("\(question) [y/N] ", terminator: "")
-    guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else {
-      say()
-      return false
-    }
+    let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+    // A terminal echoes the answer and its newline; a pipe does not.
+    if isatty(STDIN_FILENO) != 1 { say(answer ?? "") }
     return answer == "y" || answer == "yes"
   }
 }

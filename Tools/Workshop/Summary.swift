@@ -37,7 +37,7 @@ package struct Summary: Sendable {
     let reasons = run.stopReasons.isEmpty ? run.tail : run.stopReasons
     lines += reasons.map { "  \($0)" }
     if !run.unfinishedTests.isEmpty {
-      lines.append("Running when it stopped:")
+      lines.append("Running, with no result yet, when it stopped:")
       lines += run.unfinishedTests.map { "  \($0)" }
     }
     lines.append(

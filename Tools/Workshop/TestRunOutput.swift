@@ -12,7 +12,8 @@ package struct TestRunOutput: Equatable, Sendable {
   /// What stopped an unfinished run, in the output's words: a fatal error, a crash, the
   /// watchdog's message, the signal.
   package let stopReasons: [String]
-  /// The tests that started and did not end: what was running when the run stopped.
+  /// The checks that started and printed no result, each once: what was running when the run
+  /// stopped.
   package let unfinishedTests: [String]
   /// The last lines printed, to show when a run stopped for a reason it did not name.
   package let tail: [String]
@@ -37,15 +38,7 @@ package struct TestRunOutput: Equatable, Sendable {
       }
     }
     stopReasons = reasons
-    var running: [String] = []
-    for line in lines {
-      if line.hasPrefix("◇ Test \""), line.hasSuffix("\" started.") {
-        running.append(String(line.dropFirst(8).dropLast(10)))
-      } else if let name = Self.endedTest(line) {
-        running.removeAll { $0 == name }
-      }
-    }
-    unfinishedTests = running
+    unfinishedTests = Self.unfinished(in: lines)
     tail = Array(lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.suffix(8))
   }
 
@@ -66,6 +59,47 @@ package struct TestRunOutput: Equatable, Sendable {
       }
       return text.hasSuffix("\r") ? String(text.dropLast()) : text
     }
+  }
+
+  /// The tests with a case that started and printed no scoreboard line, or, for a test without
+  /// cases, that started and did not end.
+  private static func unfinished(in lines: [String]) -> [String] {
+    var cases: [(test: String, side: String)] = []
+    var tests: [String] = []
+    var withCases: Set<String> = []
+    for line in lines {
+      if let started = startedCase(line) {
+        cases.append(started)
+        withCases.insert(started.test)
+      } else if line.hasPrefix("◇ Test \""), line.hasSuffix("\" started.") {
+        tests.append(String(line.dropFirst(8).dropLast(10)))
+      } else if let result = CheckResult(line: line),
+        let index = cases.firstIndex(where: { $0 == (result.name, result.side) })
+      {
+        cases.remove(at: index)
+      } else if let name = endedTest(line) {
+        cases.removeAll { $0.test == name }
+        tests.removeAll { $0 == name }
+      }
+    }
+    var names: [String] = []
+    for name in cases.map(\.test) + tests.filter({ !withCases.contains($0) })
+    where !names.contains(name) {
+      names.append(name)
+    }
+    return names
+  }
+
+  /// A test case that started: `◇ Test case passing 1 argument subject → yours · class to "…"
+  /// started.`, its test and its side.
+  private static func startedCase(_ line: String) -> (test: String, side: String)? {
+    guard line.hasPrefix("◇ Test case passing "), line.hasSuffix("\" started."),
+      let to = line.range(of: " to \"", options: .backwards),
+      let arrow = line.range(of: " → ", range: line.startIndex..<to.lowerBound)
+    else { return nil }
+    let argument = line[arrow.upperBound..<to.lowerBound]
+    let side = argument.split(separator: " ").first.map { $0.drop { $0 == "." } } ?? ""
+    return (String(line[to.upperBound..<line.index(line.endIndex, offsetBy: -10)]), String(side))
   }
 
   /// The test whose end `line` reports: `✔ Test "…" passed after …`, `✘ Test "…" with 4 test
