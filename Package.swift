@@ -55,6 +55,14 @@ let package = Package(
       name: "DriftTests",
       dependencies: ["WorkshopSupport"] + stepModules,
       path: "Tests/DriftTests"),
+    // The workshop runner, `swift run workshop`: runs the steps' checks through `swift test` and
+    // summarizes them. Foundation only.
+    .executableTarget(name: "workshop", path: "Tools/Workshop"),
+    // The runner's parsing and state, on captured output (never a nested `swift test`).
+    .testTarget(
+      name: "WorkshopRunnerTests", dependencies: ["workshop", "WorkshopSupport"],
+      path: "Tests/WorkshopRunnerTests",
+      exclude: ["Fixtures"]),
   ]
     + step(1, "Step1-UnsafeController", hasProbes: true)
     + step(2, "Step2-ObjectIDRefetch")

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Running the checks: one build, then `swift test` for a step, with progress as it goes.
+/// `swift test --filter StepN` does the same, with every detail; the runner only reads it.
+package enum Checks {
+  /// Builds everything `swift test` needs (`swift build --build-tests`); the failure, if the
+  /// build fails.
+  static func build(in workspace: Workspace) throws -> BuildFailure? {
+    Console.say("Building (swift build --build-tests)… ", terminator: "")
+    let started = Date()
+    let result = try Shell.run("swift", ["build", "--build-tests"], in: workspace.root)
+    guard result.status == 0 else {
+      Console.say("failed.\n")
+      return BuildFailure(output: result.output, root: workspace.root.path)
+    }
+    Console.say("done (\(seconds(since: started))).")
+    return nil
+  }
+
+  /// Runs `step`'s checks on your side, or on both sides, without building again. Prints
+  /// `label` first and, on a terminal, how many results have come in after it, so that the
+  /// caller can end the line.
+  static func test(
+    _ step: Step, both: Bool, in workspace: Workspace, label: String
+  ) throws -> TestRunOutput {
+    var environment = ProcessInfo.processInfo.environment
+    // What attendees see: verify mode is for CI.
+    environment["WORKSHOP_VERIFY"] = nil
+    environment["WORKSHOP_SIDE"] = both ? nil : "yours"
+    Console.say(label, terminator: "")
+    var results = 0
+    let result = try Shell.run(
+      "swift", ["test", "--skip-build", "--filter", step.filter], in: workspace.root,
+      environment: environment
+    ) { line in
+      guard Console.isTerminal, CheckResult(line: line) != nil else { return }
+      results += 1
+      Console.say("\r\u{1B}[2K\(label)\(results) results…", terminator: "")
+    }
+    if Console.isTerminal { Console.say("\r\u{1B}[2K\(label)", terminator: "") }
+    return TestRunOutput(output: result.output)
+  }
+
+  /// `1.4 s`.
+  static func seconds(since start: Date) -> String {
+    String(format: "%.1f s", Date().timeIntervalSince(start))
+  }
+}

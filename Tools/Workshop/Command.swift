@@ -1,0 +1,105 @@
+/// What the command line asks the runner to do.
+package enum Command: Equatable, Sendable {
+  /// Every step's state, and the next step to do.
+  case overview
+  /// One step's checks, then one summary.
+  case check(step: Int, both: Bool)
+  /// `check` again whenever a file of the step changes; `runs` bounds it.
+  case watch(step: Int, both: Bool, runs: Int?)
+  /// The next level of the step's hints.
+  case hint(step: Int, mode: HintMode)
+  /// The step's starter, back.
+  case reset(step: Int, confirmed: Bool)
+  /// The step against its solution.
+  case diff(step: Int)
+  case help
+
+  /// Which hint level `hint` shows.
+  package enum HintMode: Equatable, Sendable {
+    /// The one after the last shown.
+    case next
+    /// The last shown, again.
+    case again
+    /// None: the next `hint` starts at level 1.
+    case reset
+  }
+
+  /// A command line the runner does not understand, and why.
+  package struct UsageError: Error, Equatable, CustomStringConvertible {
+    package let description: String
+
+    package init(description: String) {
+      self.description = description
+    }
+  }
+
+  package init(arguments: [String]) throws(UsageError) {
+    guard let name = arguments.first else {
+      self = .overview
+      return
+    }
+    var options = Array(arguments.dropFirst())
+    switch name {
+    case "help", "-h", "--help":
+      self = .help
+      return
+    case "check", "watch", "hint", "reset", "diff":
+      break
+    default:
+      throw UsageError(description: "unknown command '\(name)'")
+    }
+    guard let first = options.first, let step = Int(first), step > 0 else {
+      throw UsageError(description: "'\(name)' needs a step number, e.g. `\(name) 1`")
+    }
+    options.removeFirst()
+    func flag(_ flag: String) -> Bool {
+      guard let index = options.firstIndex(of: flag) else { return false }
+      options.remove(at: index)
+      return true
+    }
+    switch name {
+    case "check":
+      self = .check(step: step, both: flag("--both"))
+    case "watch":
+      var runs: Int?
+      if let index = options.firstIndex(of: "--runs") {
+        guard index + 1 < options.count, let count = Int(options[index + 1]), count > 0 else {
+          throw UsageError(description: "--runs needs a number of runs, e.g. `--runs 2`")
+        }
+        runs = count
+        options.removeSubrange(index...index + 1)
+      }
+      self = .watch(step: step, both: flag("--both"), runs: runs)
+    case "hint":
+      let again = flag("--again")
+      let reset = flag("--reset")
+      guard !(again && reset) else {
+        throw UsageError(description: "give `hint` either --again or --reset, not both")
+      }
+      self = .hint(step: step, mode: again ? .again : reset ? .reset : .next)
+    case "reset":
+      self = .reset(step: step, confirmed: flag("--yes"))
+    default:
+      self = .diff(step: step)
+    }
+    guard options.isEmpty else {
+      throw UsageError(
+        description: "'\(name)' does not take \(options.map { "'\($0)'" }.joined(separator: " "))")
+    }
+  }
+
+  /// How to call the runner.
+  package static let usage = """
+    usage: swift run workshop [command]
+
+      (no command)         every step's checks on your side: what passes, and the next step
+      check N [--both]     step N's checks on your side (--both: and the solution's), one summary
+      watch N [--runs K]   check N again whenever a file of step N changes (K: stop after K runs)
+      hint N               the next hint for step N (--again: the same one; --reset: start over)
+      diff N               your step N against its solution (git diff --no-index)
+      reset N [--yes]      put step N back to its starter, after showing what it discards
+      help                 this text
+
+    The runner calls `swift test --filter StepN`, which stays the way to see every detail.
+    """
+}

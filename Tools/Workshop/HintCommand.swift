@@ -1,0 +1,25 @@
+import Foundation
+
+/// `workshop hint N [--again | --reset]`: one level of the step's `HINTS.md` at a time.
+enum HintCommand {
+  static func run(_ step: Step, mode: Command.HintMode, in workspace: Workspace) throws -> Int32 {
+    guard let markdown = try? String(contentsOf: workspace.url(step.hints), encoding: .utf8) else {
+      throw RunnerError("Step \(step.number) has no \(step.hints).")
+    }
+    let hints = StepHints(markdown: markdown)
+    guard !hints.levels.isEmpty else {
+      throw RunnerError("\(step.hints) has no hint levels (<summary>Hint 1 — …</summary>).")
+    }
+    var progress = HintProgress.load(from: workspace)
+    let level = progress.advance(step, mode: mode, count: hints.levels.count)
+    try progress.save(to: workspace)
+    if let level {
+      Console.say(hints.text(level: level, step: step))
+    } else {
+      Console.say(
+        "Step \(step.number)'s hints start over: swift run workshop hint \(step.number) shows "
+          + "Hint 1 of \(hints.levels.count).")
+    }
+    return 0
+  }
+}

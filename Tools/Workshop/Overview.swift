@@ -1,0 +1,55 @@
+import Foundation
+
+/// `workshop` with no command: every step's checks on your side, a line per step as it
+/// finishes, and the next step to do.
+enum Overview {
+  static func run(in workspace: Workspace) throws -> Int32 {
+    let steps = workspace.steps()
+    guard !steps.isEmpty else { throw RunnerError("No step folders (Steps/Step<N>-<Name>/).") }
+    if let failure = try Checks.build(in: workspace) {
+      Console.say(failure.explanation(checking: nil))
+      return 2
+    }
+    let width = steps.map(\.title.count).max() ?? 0
+    var next: Step?
+    for step in steps {
+      let title = step.title.padding(toLength: width, withPad: " ", startingAt: 0)
+      let started = Date()
+      let run = try Checks.test(
+        step, both: false, in: workspace, label: "Step \(step.number)  \(title)  ")
+      let elapsed = Checks.seconds(since: started)
+      guard let report = try? StepReport(step: step, run: run) else {
+        Console.say("no check ran  (\(elapsed))")
+        next = next ?? step
+        continue
+      }
+      var state = report.count(of: "yours")
+      if report.isDone {
+        state += "  ✔ done"
+      } else if !report.ranToTheEnd {
+        state += "  (the run stopped early: `workshop check \(step.number)` says why)"
+      }
+      Console.say("\(state)  (\(elapsed))")
+      if !report.isDone { next = next ?? step }
+    }
+    Console.say()
+    guard let next else {
+      Console.say("Every step is done. Compare yours with the solutions: swift run workshop diff N")
+      return 0
+    }
+    var advice =
+      "Next: Step \(next.number) (\(next.title)): swift run workshop check \(next.number)"
+    if let deck = deck(of: next, in: workspace) { advice += "; read \(deck)" }
+    Console.say(advice)
+    Console.say("Stuck? swift run workshop hint \(next.number) shows the next hint.")
+    return 0
+  }
+
+  /// The step's deck, `slides/0N-….md`, if there is one.
+  static func deck(of step: Step, in workspace: Workspace) -> String? {
+    let prefix = String(format: "%02d-", step.number)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: workspace.url("slides").path))
+    return names?.sorted().first { $0.hasPrefix(prefix) && $0.hasSuffix(".md") }
+      .map { "slides/\($0)" }
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// What one `swift test` run printed, read: the scoreboard lines, the issues, and whether the
+/// run got to its end.
+package struct TestRunOutput: Equatable, Sendable {
+  /// Every scoreboard line, in the order printed.
+  package let results: [CheckResult]
+  package let issues: [ReportedIssue]
+  /// Whether Swift Testing printed its last line, `✔ Test run with N tests …`. A run that
+  /// crashed, or that the watchdog ended, did not.
+  package let finished: Bool
+  /// What stopped an unfinished run, in the output's words: a fatal error, a crash, the
+  /// watchdog's message, the signal.
+  package let stopReasons: [String]
+  /// The checks that started and printed no result, each once: what was running when the run
+  /// stopped.
+  package let unfinishedTests: [String]
+  /// The last lines printed, to show when a run stopped for a reason it did not name.
+  package let tail: [String]
+
+  package init(output: String) {
+    let lines = Self.lines(of: output)
+    results = lines.compactMap(CheckResult.init(line:))
+    issues = ReportedIssue.all(in: lines)
+    // `✔`, `✘`, or `━` when the run passed with known issues.
+    finished = lines.contains { $0.dropFirst(2).hasPrefix("Test run with ") }
+    var reasons: [String] = []
+    for (index, line) in lines.enumerated() {
+      if let range = line.range(of: "WATCHDOG: ") {
+        reasons.append(String(line[range.lowerBound...]))
+        if index + 1 < lines.count, lines[index + 1].hasPrefix("Likely cause: ") {
+          reasons.append(lines[index + 1])
+        }
+      } else if line.contains("Fatal error: ") || line.hasPrefix("*** Program crashed: ") {
+        reasons.append(line.trimmingCharacters(in: .whitespaces))
+      } else if let range = line.range(of: "exited with unexpected signal code ") {
+        reasons.append("The test process ended with signal \(line[range.upperBound...]).")
+      }
+    }
+    stopReasons = reasons
+    unfinishedTests = Self.unfinished(in: lines)
+    tail = Array(lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.suffix(8))
+  }
+
+  /// The results of `step`'s checks.
+  package func results(of step: Step) -> [CheckResult] {
+    results.filter { $0.step == step.name }
+  }
+
+  /// The output's lines, without terminal colours and carriage returns.
+  package static func lines(of output: String) -> [String] {
+    output.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      var text = String(line)
+      while let escape = text.range(of: "\u{1B}[") {
+        let end =
+          text[escape.upperBound...].firstIndex { $0.isLetter }.map { text.index(after: $0) }
+          ?? text.endIndex
+        text.removeSubrange(escape.lowerBound..<end)
+      }
+      return text.hasSuffix("\r") ? String(text.dropLast()) : text
+    }
+  }
+
+  /// The tests with a case that started and printed no scoreboard line, or, for a test without
+  /// cases, that started and did not end.
+  private static func unfinished(in lines: [String]) -> [String] {
+    var cases: [(test: String, side: String)] = []
+    var tests: [String] = []
+    var withCases: Set<String> = []
+    for line in lines {
+      if let started = startedCase(line) {
+        cases.append(started)
+        withCases.insert(started.test)
+      } else if line.hasPrefix("◇ Test \""), line.hasSuffix("\" started.") {
+        tests.append(String(line.dropFirst(8).dropLast(10)))
+      } else if let result = CheckResult(line: line),
+        let index = cases.firstIndex(where: { $0 == (result.name, result.side) })
+      {
+        cases.remove(at: index)
+      } else if let name = endedTest(line) {
+        cases.removeAll { $0.test == name }
+        tests.removeAll { $0 == name }
+      }
+    }
+    var names: [String] = []
+    for name in cases.map(\.test) + tests.filter({ !withCases.contains($0) })
+    where !names.contains(name) {
+      names.append(name)
+    }
+    return names
+  }
+
+  /// A test case that started: `◇ Test case passing 1 argument subject → yours · class to "…"
+  /// started.`, its test and its side.
+  private static func startedCase(_ line: String) -> (test: String, side: String)? {
+    guard line.hasPrefix("◇ Test case passing "), line.hasSuffix("\" started."),
+      let to = line.range(of: " to \"", options: .backwards),
+      let arrow = line.range(of: " → ", range: line.startIndex..<to.lowerBound)
+    else { return nil }
+    let argument = line[arrow.upperBound..<to.lowerBound]
+    let side = argument.split(separator: " ").first.map { $0.drop { $0 == "." } } ?? ""
+    return (String(line[to.upperBound..<line.index(line.endIndex, offsetBy: -10)]), String(side))
+  }
+
+  /// The test whose end `line` reports: `✔ Test "…" passed after …`, `✘ Test "…" with 4 test
+  /// cases failed after …`.
+  private static func endedTest(_ line: String) -> String? {
+    guard ["✔ Test \"", "✘ Test \"", "━ Test \""].contains(where: { line.hasPrefix($0) }),
+      !line.contains("\" recorded "), line.contains(" after ")
+    else { return nil }
+    let body = line.dropFirst(8)
+    let ends = ["\" passed after", "\" failed after", "\" with "].compactMap {
+      body.range(of: $0)?.lowerBound
+    }
+    return ends.min().map { String(body[..<$0]) }
+  }
+}

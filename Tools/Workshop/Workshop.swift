@@ -1,0 +1,49 @@
+import Foundation
+
+/// The runner's commands. Each returns the exit status: 0 when all is well, 1 when a check
+/// fails (or the user said no), 2 when there was nothing to judge (a usage error, a step that
+/// does not exist, a build that failed, no check that ran).
+package enum Workshop {
+  package static func run(_ arguments: [String]) -> Int32 {
+    let command: Command
+    do {
+      command = try Command(arguments: arguments)
+    } catch {
+      Console.complain("workshop: \(error)\n\n\(Command.usage)")
+      return 2
+    }
+    if command == .help {
+      Console.say(Command.usage)
+      return 0
+    }
+    let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    guard let workspace = Workspace.enclosing(here) else {
+      Console.complain(
+        "workshop: no workshop here: run it inside the repository (the folder with Package.swift "
+          + "and Steps/).")
+      return 2
+    }
+    do {
+      switch command {
+      case .overview:
+        return try Overview.run(in: workspace)
+      case .check(let number, let both):
+        return try CheckCommand.run(try workspace.step(number), both: both, in: workspace)
+      case .watch(let number, let both, let runs):
+        return try Watch.run(try workspace.step(number), both: both, runs: runs, in: workspace)
+      case .hint(let number, let mode):
+        return try HintCommand.run(try workspace.step(number), mode: mode, in: workspace)
+      case .reset(let number, let confirmed):
+        return try GitCommands.reset(
+          try workspace.step(number), confirmed: confirmed, in: workspace)
+      case .diff(let number):
+        return try GitCommands.diff(try workspace.step(number), in: workspace)
+      case .help:
+        return 0
+      }
+    } catch {
+      Console.complain("workshop: \(error)")
+      return 2
+    }
+  }
+}
