@@ -19,11 +19,7 @@ struct DocsTests {
 
   /// Every `.swift` file under `folder`, as paths from the repository's root.
   static func swiftFiles(under folder: String) -> [String] {
-    let base = Repository.url(folder)
-    guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
-    else { return [] }
-    return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
-      .map { "\(folder)/\($0.path.dropFirst(base.path.count + 1))" }.sorted()
+    Repository.swiftFiles(under: folder)
   }
 
   /// Every line of Swift in the repository, trimmed.

@@ -10,7 +10,7 @@ struct HintTests {
   }
 
   @Test("Step 1's HINTS.md gives its levels in order and its last section")
-  func readsStep1() throws {
+  func readsTheFirstStepsHints() throws {
     let hints = try Self.hints(Fixture.step1)
     #expect(hints.levels.map(\.number) == [1, 2, 3, 4])
     #expect(hints.levels.map(\.title) == ["the rule", "where", "the shape", "the key lines"])

@@ -27,4 +27,13 @@ public enum Repository {
     try FileManager.default.contentsOfDirectory(atPath: url(path).path)
       .filter { $0.hasSuffix(suffix) }.sorted()
   }
+
+  /// Every `.swift` file under the folder at `path`, as paths from the root, sorted.
+  public static func swiftFiles(under path: String) -> [String] {
+    let base = url(path)
+    guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
+    else { return [] }
+    return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+      .map { "\(path)/\($0.path.dropFirst(base.path.count + 1))" }.sorted()
+  }
 }
