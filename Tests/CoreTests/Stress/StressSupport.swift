@@ -93,12 +93,17 @@ extension StressTests {
 
   /// A worker on a Dispatch thread: waits for `start`, runs `step(0)` … `step(count - 1)` and
   /// returns what the steps saw wrong, or that the gate stayed shut.
+  ///
+  /// On a serial queue of its own, which gets a thread of its own. Not on `DispatchQueue.global()`:
+  /// on Linux that is the cooperative pool (two threads here), and a worker blocked there at the
+  /// gate or in a `performAndWait` takes a thread from every task of the run, the other suites'
+  /// included, until libdispatch's monitor, which looks once a second, adds one.
   static func threadWorker(
     _ name: String, after start: Gate, _ count: Int,
     _ step: @escaping @Sendable (Int) -> String?
   ) async -> [String] {
     await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
+      DispatchQueue(label: "StressTests.\(name)").async {
         guard start.wait() else {
           continuation.resume(returning: ["\(name): the start gate stayed shut"])
           return

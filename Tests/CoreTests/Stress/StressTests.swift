@@ -7,7 +7,8 @@ import WorkshopSupport
 // violation, so their number is exact; each touches its own object, so the values are exact too.
 //
 // Rules kept here: no sleeps; every wait bounded (`withTimeout`, `Gate.wait`); blocking waits only
-// on Dispatch threads, never on the cooperative pool (two threads on this machine).
+// on Dispatch queues of their own, never on the cooperative pool (two threads on this machine)
+// nor on `DispatchQueue.global()`, which on Linux is that same pool.
 //
 // One scenario a file in this folder (MixedTraffic, LegalTraffic, CrossContext, Hammering), each
 // with its plan and its round; StressSupport holds what they share.
