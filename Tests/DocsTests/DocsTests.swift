@@ -37,52 +37,61 @@ struct DocsTests {
 
   static func read(_ path: String) -> String { (try? Repository.read(path)) ?? "" }
 
+  // The two checks below are string work over every document and source: seconds of CPU on a
+  // loaded machine. They run off the cooperative pool (two threads here), so that the checks of
+  // other suites that need a pool thread at the same moment are not starved by them.
+
   @Test("Every line of Swift in the docs is in the repository")
-  func codeBlocksAreRepositoryCode() {
-    for document in Self.documents {
-      let blocks = CodeBlock.all(in: Self.read(document)).filter { $0.language == "swift" }
-      let missing = blocks.flatMap { block in
-        block.lines.enumerated().compactMap { offset, line -> String? in
-          let text = line.trimmingCharacters(in: .whitespaces)
-          guard !text.isEmpty, text != CodeBlock.omission, !Self.repositoryLines.contains(text)
-          else { return nil }
-          return "  line \(block.line + 2 + offset): \(text)"
+  func codeBlocksAreRepositoryCode() async throws {
+    let problems = try await offThePool {
+      Self.documents.compactMap { document -> String? in
+        let blocks = CodeBlock.all(in: Self.read(document)).filter { $0.language == "swift" }
+        let missing = blocks.flatMap { block in
+          block.lines.enumerated().compactMap { offset, line -> String? in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty, text != CodeBlock.omission, !Self.repositoryLines.contains(text)
+            else { return nil }
+            return "  line \(block.line + 2 + offset): \(text)"
+          }
         }
+        guard !missing.isEmpty else { return nil }
+        return """
+          \(document) shows code that is not in the repository (copy it from the file it comes \
+          from, mark the block ```swift from=<path>, and mark an omission with a line `// …`):
+          \(missing.joined(separator: "\n"))
+          """
       }
-      let allInRepository = missing.isEmpty
-      #expect(
-        allInRepository,
-        """
-        \(document) shows code that is not in the repository (copy it from the file it comes \
-        from, mark the block ```swift from=<path>, and mark an omission with a line `// …`):
-        \(missing.joined(separator: "\n"))
-        """)
     }
+    for problem in problems { Issue.record(Comment(rawValue: problem)) }
   }
 
   @Test("Every code block marked from=<file> is an excerpt of that file")
-  func markedBlocksMatchTheirFiles() {
-    var marked = 0
-    for document in Self.documents {
-      for block in CodeBlock.all(in: Self.read(document)) {
-        guard let source = block.source else { continue }
-        marked += 1
-        guard let text = try? Repository.read(source) else {
-          Issue.record(
-            "\(document):\(block.line + 1): from=\(source) names no file in the repository")
-          continue
+  func markedBlocksMatchTheirFiles() async throws {
+    let (marked, problems) = try await offThePool { () -> (Int, [String]) in
+      var marked = 0
+      var problems: [String] = []
+      for document in Self.documents {
+        for block in CodeBlock.all(in: Self.read(document)) {
+          guard let source = block.source else { continue }
+          marked += 1
+          guard let text = try? Repository.read(source) else {
+            problems.append(
+              "\(document):\(block.line + 1): from=\(source) names no file in the repository")
+            continue
+          }
+          let file = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+          guard !block.isExcerpt(of: file) else { continue }
+          problems.append(
+            """
+            \(document):\(block.line + 1): the block is not an excerpt of \(source). It must be \
+            runs of the file's consecutive lines, in order, separated by lines `// …`; a run may \
+            be dedented as a whole. Copy it again from the file.
+            """)
         }
-        let file = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let isExcerpt = block.isExcerpt(of: file)
-        #expect(
-          isExcerpt,
-          """
-          \(document):\(block.line + 1): the block is not an excerpt of \(source). It must be \
-          runs of the file's consecutive lines, in order, separated by lines `// …`; a run may be \
-          dedented as a whole. Copy it again from the file.
-          """)
       }
+      return (marked, problems)
     }
+    for problem in problems { Issue.record(Comment(rawValue: problem)) }
     #expect(marked > 0, "no block is marked from=<file>: the check would check nothing")
   }
 
