@@ -117,9 +117,10 @@ extension ContextDidSave {
 extension ContextCore {
   /// Converts named attribute values for `entity`, through a scratch object's cells.
   private func rowValues(
-    _ values: [String: any AttributeValue], scratch: ManagedObject
+    _ values: [String: any AttributeValue], scratch: ManagedObject,
+    defaults: [String: StoredValue]
   ) throws(PersistenceError) -> [String: StoredValue] {
-    for cell in scratch.cells { cell.load(nil) }
+    scratch.load(row: defaults, version: 0)
     for (name, value) in values {
       try cell(name, of: scratch, accepting: value).load(.attribute(value))
     }
@@ -129,7 +130,7 @@ extension ContextCore {
   private func cell(
     _ name: String, of scratch: ManagedObject, accepting value: any AttributeValue
   ) throws(PersistenceError) -> PropertyCell {
-    guard let cell = scratch.cellsByName[name], !(cell is RelationshipCell) else {
+    guard let cell = scratch.cellsByName[name], !cell.isRelationship else {
       throw .unknownProperty(entity: scratch.entityName, property: name)
     }
     guard cell.accepts(value) else {
@@ -153,20 +154,24 @@ extension ContextCore {
     try access(.execute, entity: EntityNames.name(of: Entity.self)) {
       (state) throws(PersistenceError) -> BatchResult in
       let scratch = scratchObject(Entity.self)
+      // Every row starts from the defaults the scratch object was made with.
+      let defaults = scratch.storedValues()
       var rows: [[String: StoredValue]] = []
       try internally { () throws(PersistenceError) in
         switch request.source {
         case .objects(let objects):
-          for values in objects { rows.append(try rowValues(values, scratch: scratch)) }
+          for values in objects {
+            rows.append(try rowValues(values, scratch: scratch, defaults: defaults))
+          }
         case .dictionaryHandler(let handler):
           while true {
             var values: [String: any AttributeValue] = [:]
             if handler(&values) { break }
-            rows.append(try rowValues(values, scratch: scratch))
+            rows.append(try rowValues(values, scratch: scratch, defaults: defaults))
           }
         case .objectHandler(let handler):
           while true {
-            for cell in scratch.cells { cell.load(nil) }
+            scratch.load(row: defaults, version: 0)
             if handler(scratch) { break }
             rows.append(scratch.storedValues())
           }

@@ -11,20 +11,24 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     case permanent(row: Int64)
   }
 
-  let storeIdentifier: UUID
-  /// The name of the object's entity, for example `CoreDataEntity`.
-  public let entityName: String
   let storage: Storage
+  /// The store and the entity, by number: an ID is 24 bytes and plain data, and every table the
+  /// core keys by IDs (registered objects, pending changes, re-keyed IDs) is half the size.
+  let key: EntityKey
+
+  /// The identifier of the store the object belongs to.
+  var storeIdentifier: UUID { key.store }
+
+  /// The name of the object's entity, for example `CoreDataEntity`.
+  public var entityName: String { key.entity }
 
   init(storeIdentifier: UUID, entityName: String, storage: Storage) {
-    self.storeIdentifier = storeIdentifier
-    self.entityName = entityName
+    key = EntityKey(store: storeIdentifier, entity: entityName)
     self.storage = storage
   }
 
   public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-    lhs.storage == rhs.storage && lhs.storeIdentifier == rhs.storeIdentifier
-      && lhs.entityName == rhs.entityName
+    lhs.storage == rhs.storage && lhs.key == rhs.key
   }
 
   /// Hashes the row or serial only: it is nearly unique on its own, and IDs are hashed a lot.
@@ -80,4 +84,39 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
       return nil
     }
   }
+}
+
+/// A store and an entity, numbered once per process. Only messages and URIs ask for the UUID and
+/// the name back.
+struct EntityKey: Hashable, Sendable {
+  private let number: UInt32
+
+  private struct Entry: Hashable {
+    let store: UUID
+    let entity: String
+  }
+
+  private struct Table {
+    var numbers: [Entry: UInt32] = [:]
+    var entries: [Entry] = []
+  }
+
+  private static let table = Locked(Table())
+
+  init(store: UUID, entity: String) {
+    let entry = Entry(store: store, entity: entity)
+    number = Self.table.withLock { table in
+      if let number = table.numbers[entry] { return number }
+      let number = UInt32(table.entries.count)
+      table.entries.append(entry)
+      table.numbers[entry] = number
+      return number
+    }
+  }
+
+  private var entry: Entry { Self.table.withLock { $0.entries[Int(number)] } }
+
+  var store: UUID { entry.store }
+
+  var entity: String { entry.entity }
 }
