@@ -94,13 +94,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     core.access(.inspectChanges, entity: entityName) { _ in fault != nil }
   }
 
-  /// True when the object is inserted, deleted, or has property values that differ from the store.
+  /// True when the object is inserted, deleted, or updated: any property was set since the last
+  /// save, even to the value it had. Core Data's flag works the same way; ``changedValues()``
+  /// tells which values differ.
   public var hasChanges: Bool {
-    core.access(.inspectChanges, object: self) { _ in hasPendingChanges }
+    core.access(.inspectChanges, object: self) { state in
+      lifecycle == .persisted ? state.touched.contains(id) : hasPendingChanges
+    }
   }
 
-  /// The properties whose values differ from the store, by name. Relationships are reported as
-  /// object IDs (`ManagedObjectID?` or `Set<ManagedObjectID>`).
+  /// The properties whose values differ from the last fetched or saved ones, by name; a property
+  /// set to the value it had is not among them. Relationships are reported as object IDs
+  /// (`ManagedObjectID?` or `Set<ManagedObjectID>`).
   public func changedValues() -> [String: any Sendable] {
     core.access(.inspectChanges, object: self) { _ in
       changedStoredValues().mapValues(\.publicValue)
@@ -127,10 +132,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     return false
   }
 
+  /// Whether a save has something to do with the object, given that the context counts it as
+  /// written (it is in `touched`): inserted, deleted, or updated, since any set marks an object
+  /// updated, as in Core Data.
   var hasPendingChanges: Bool {
     switch lifecycle {
-    case .inserted, .deleted: true
-    case .persisted: !changedStoredValues().isEmpty
+    case .inserted, .deleted, .persisted: true
     case .detached, .scratch: false
     }
   }
@@ -170,8 +177,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     self.version = version
   }
 
-  /// Remembers a written object as a candidate for `updatedObjects` (lock held). Inserted objects
-  /// are saved whole anyway; only persisted ones need remembering.
+  /// Counts a set as a change to save, as Core Data does (lock held). Inserted objects are saved
+  /// whole anyway; only registered, persisted ones need remembering.
   func markWritten(in state: ContextState) {
     if lifecycle == .persisted { state.touched.insert(id) }
   }

@@ -202,8 +202,8 @@ extension ContextCore {
 
   func updatedObjects() -> Set<ManagedObject> {
     access(.inspectChanges) { state in
-      Set(
-        state.objects(state.touched).filter { $0.lifecycle == .persisted && $0.hasPendingChanges })
+      // Any set marks an object updated, also to the value it had (Core Data's `hasChanges`).
+      Set(state.objects(state.touched).filter { $0.lifecycle == .persisted })
     }
   }
 
