@@ -17,7 +17,8 @@
 // values.
 
 /// The persistent properties of one entity class, in declaration order (superclass first).
-/// Immutable once made, and shared by every object of the class on every thread.
+/// Immutable once made, and shared by every object of the class on every thread. The cache's lock
+/// takes no other lock.
 final class EntityLayout {
   let properties: [PropertyLayout]
   private let indexByName: [String: Int]

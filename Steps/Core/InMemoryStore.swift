@@ -230,9 +230,7 @@ final class InMemoryStore: Sendable {
   }
 
   private func id(of row: Int64, _ entity: ManagedObject.Type) -> ManagedObjectID {
-    ManagedObjectID(
-      storeIdentifier: identifier, entityName: EntityNames.name(of: entity),
-      storage: .permanent(row: row))
+    ManagedObjectID(key: .of(entity, in: identifier), storage: .permanent(row: row))
   }
 
   private static func differences(

@@ -23,7 +23,11 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
   public var entityName: String { key.entity }
 
   init(storeIdentifier: UUID, entityName: String, storage: Storage) {
-    key = EntityKey(store: storeIdentifier, entity: entityName)
+    self.init(key: EntityKey(store: storeIdentifier, entity: entityName), storage: storage)
+  }
+
+  init(key: EntityKey, storage: Storage) {
+    self.key = key
     self.storage = storage
   }
 
@@ -87,7 +91,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A store and an entity, numbered once per process. Only messages and URIs ask for the UUID and
-/// the name back.
+/// the name back. Its locks take no other lock, so code holding any lock may use it.
 struct EntityKey: Hashable, Sendable {
   private let number: UInt32
 
@@ -112,6 +116,23 @@ struct EntityKey: Hashable, Sendable {
       table.numbers[entry] = number
       return number
     }
+  }
+
+  private struct ClassInStore: Hashable {
+    let store: UUID
+    let entity: ObjectIdentifier
+  }
+
+  private static let byClass = Locked<[ClassInStore: EntityKey]>([:])
+
+  /// The key of `entity`'s objects in `store`, remembered per class: IDs are made for every row a
+  /// save writes and a fetch reads, and the class is cheaper to look up than its name.
+  static func of(_ entity: ManagedObject.Type, in store: UUID) -> EntityKey {
+    let lookup = ClassInStore(store: store, entity: ObjectIdentifier(entity))
+    if let key = byClass.withLock({ $0[lookup] }) { return key }
+    let key = EntityKey(store: store, entity: EntityNames.name(of: entity))
+    byClass.withLock { $0[lookup] = key }
+    return key
   }
 
   private var entry: Entry { Self.table.withLock { $0.entries[Int(number)] } }

@@ -10,8 +10,7 @@ extension ContextCore {
       return state.nextSerial
     }
     let id = ManagedObjectID(
-      storeIdentifier: store.identifier, entityName: EntityNames.name(of: entity),
-      storage: .temporary(context: self.id, serial: serial))
+      key: .of(entity, in: store.identifier), storage: .temporary(context: self.id, serial: serial))
     return ObjectRegistration(
       core: self, id: id, isInserted: true, layout: EntityLayout.of(entity))
   }
@@ -24,9 +23,7 @@ extension ContextCore {
   }
 
   func permanentID(row: Int64, entity: ManagedObject.Type) -> ManagedObjectID {
-    ManagedObjectID(
-      storeIdentifier: store.identifier, entityName: EntityNames.name(of: entity),
-      storage: .permanent(row: row))
+    ManagedObjectID(key: .of(entity, in: store.identifier), storage: .permanent(row: row))
   }
 
   /// Loads the values of `object`'s whole batch, if it is a fault (lock held).
