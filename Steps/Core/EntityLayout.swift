@@ -142,7 +142,8 @@ struct PropertyLayout {
 
 extension ManagedObject {
   /// The property whose wrapper `keyPath` names. Only needed where the name matters (messages,
-  /// inverses): the wrapper's address gives its offset, which the layout knows.
+  /// inverses): a key path to a stored property of a class projects the property in place, so
+  /// the wrapper's address gives its offset, which the layout knows.
   func property<Entity: ManagedObject, Storage: PropertyStorage>(
     _ keyPath: ReferenceWritableKeyPath<Entity, Storage>
   ) -> PropertyLayout {
