@@ -120,11 +120,11 @@ extension ContextCore {
     _ values: [String: any AttributeValue], scratch: ManagedObject,
     defaults: [String: StoredValue]
   ) throws(PersistenceError) -> [String: StoredValue] {
-    scratch.load(row: defaults, version: 0)
+    var row = defaults
     for (name, value) in values {
-      try cell(name, of: scratch, accepting: value).load(.attribute(value))
+      row[name] = try cell(name, of: scratch, accepting: value).stored(from: value)
     }
-    return scratch.storedValues()
+    return row
   }
 
   private func cell(

@@ -35,9 +35,13 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     lhs.storage == rhs.storage && lhs.key == rhs.key
   }
 
-  /// Hashes the row or serial only: it is nearly unique on its own, and IDs are hashed a lot.
+  /// Hashes the row or serial only, as one word: it is nearly unique on its own, and IDs are
+  /// hashed a lot (every table of registered objects and pending changes is keyed by them).
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(storage)
+    switch storage {
+    case .temporary(let context, let serial): hasher.combine(serial ^ context.rawValue << 48)
+    case .permanent(let row): hasher.combine(row)
+    }
   }
 
   /// True until the object is saved or given a permanent ID.

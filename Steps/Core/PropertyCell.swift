@@ -25,6 +25,11 @@ struct PropertyCell {
   /// True when `value` can be stored in this property (attributes of the same type only).
   func accepts(_ value: any AttributeValue) -> Bool { property.storage.accepts(value) }
 
+  /// `value` as this property stores it, as if it were set and saved; nil if not accepted.
+  func stored(from value: any AttributeValue) -> StoredValue? {
+    property.storage.stored(from: value)
+  }
+
   /// The property's value type, for error messages.
   var valueTypeName: String { property.storage.valueTypeName }
 

@@ -111,6 +111,8 @@ protocol PropertyStorage {
   var isMissingRequiredValue: Bool { get }
   /// True when `value` can be stored in this property (attributes of the same type only).
   static func accepts(_ value: any AttributeValue) -> Bool
+  /// `value` as this property stores it, as if it were set and saved; nil if not accepted.
+  static func stored(from value: any AttributeValue) -> StoredValue?
   /// The property's value type, for error messages.
   static var valueTypeName: String { get }
 }
@@ -144,6 +146,10 @@ extension Attribute: PropertyStorage {
 
   static func accepts(_ value: any AttributeValue) -> Bool { value is Value }
 
+  static func stored(from value: any AttributeValue) -> StoredValue? {
+    (value as? Value).map { .attribute($0) }
+  }
+
   static var valueTypeName: String { String(describing: Value.self) }
 }
 
@@ -165,6 +171,8 @@ extension Relationship: RelationshipStorage {
   var isMissingRequiredValue: Bool { false }
 
   static func accepts(_ value: any AttributeValue) -> Bool { false }
+
+  static func stored(from value: any AttributeValue) -> StoredValue? { nil }
 
   static var valueTypeName: String { "relationship" }
 }
