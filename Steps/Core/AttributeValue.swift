@@ -49,7 +49,8 @@ extension Optional: OptionalAttributeValue {
 /// A property value as the store keeps it: Sendable, comparable, and independent of any context.
 enum StoredValue: Sendable, Equatable {
   case attribute(any AttributeValue)
-  case toOne(ManagedObjectID?)
+  /// Boxed: an ID is larger than the other payloads, and rows hold many values.
+  indirect case toOne(ManagedObjectID?)
   case toMany(Set<ManagedObjectID>)
 
   static func == (lhs: StoredValue, rhs: StoredValue) -> Bool {

@@ -117,19 +117,20 @@ extension ContextDidSave {
 extension ContextCore {
   /// Converts named attribute values for `entity`, through a scratch object's cells.
   private func rowValues(
-    _ values: [String: any AttributeValue], scratch: ManagedObject
+    _ values: [String: any AttributeValue], scratch: ManagedObject,
+    defaults: [String: StoredValue]
   ) throws(PersistenceError) -> [String: StoredValue] {
-    for cell in scratch.cells { cell.load(nil) }
+    var row = defaults
     for (name, value) in values {
-      try cell(name, of: scratch, accepting: value).load(.attribute(value))
+      row[name] = try cell(name, of: scratch, accepting: value).stored(from: value)
     }
-    return scratch.storedValues()
+    return row
   }
 
   private func cell(
     _ name: String, of scratch: ManagedObject, accepting value: any AttributeValue
   ) throws(PersistenceError) -> PropertyCell {
-    guard let cell = scratch.cellsByName[name], !(cell is RelationshipCell) else {
+    guard let cell = scratch.cellsByName[name], !cell.isRelationship else {
       throw .unknownProperty(entity: scratch.entityName, property: name)
     }
     guard cell.accepts(value) else {
@@ -153,21 +154,25 @@ extension ContextCore {
     try access(.execute, entity: EntityNames.name(of: Entity.self)) {
       (state) throws(PersistenceError) -> BatchResult in
       let scratch = scratchObject(Entity.self)
+      // Every row starts from the defaults the scratch object was made with.
+      let defaults = scratch.storedValues()
       var rows: [[String: StoredValue]] = []
       // The handlers run in the caller's scope, not `internally`: a handler is the app's code,
       // and each other object of the context it uses is a use of its own, checked as such.
       switch request.source {
       case .objects(let objects):
-        for values in objects { rows.append(try rowValues(values, scratch: scratch)) }
+        for values in objects {
+          rows.append(try rowValues(values, scratch: scratch, defaults: defaults))
+        }
       case .dictionaryHandler(let handler):
         while true {
           var values: [String: any AttributeValue] = [:]
           if handler(&values) { break }
-          rows.append(try rowValues(values, scratch: scratch))
+          rows.append(try rowValues(values, scratch: scratch, defaults: defaults))
         }
       case .objectHandler(let handler):
         while true {
-          for cell in scratch.cells { cell.load(nil) }
+          scratch.load(row: defaults, version: 0)
           if PerformScope.filling(scratch, { handler(scratch) }) { break }
           rows.append(scratch.storedValues())
         }

@@ -141,7 +141,7 @@ struct ManagedObjectSchema {
       storeIdentifier: core.store.identifier, entityName: EntityNames.name(of: entity),
       storage: .temporary(context: ContextID(rawValue: 0), serial: 0))
     let probe = entity.init(ObjectRegistration(core: core, id: id, isInserted: false))
-    attributeNames = probe.cells.filter { !($0 is RelationshipCell) }.map(\.name)
+    attributeNames = probe.cells.filter { !$0.isRelationship }.map(\.name)
   }
 }
 

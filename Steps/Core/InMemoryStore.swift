@@ -39,7 +39,7 @@ final class InMemoryStore: Sendable {
   }
 
   private struct State {
-    var rows: [Int64: Row] = [:]
+    var rows = RowTable()
     var tombstones: Set<Int64> = []
     var nextRow: Int64 = 1
   }
@@ -71,9 +71,7 @@ final class InMemoryStore: Sendable {
   /// All rows whose entity is `Entity` or a subclass, in row order.
   func rows<Entity: ManagedObject>(of entity: Entity.Type) -> [(row: Int64, value: Row)] {
     let rows = state.withLock { $0.rows }
-    return rows.lazy.filter { $0.value.entity is Entity.Type }
-      .map { (row: $0.key, value: $0.value) }
-      .sorted { $0.row < $1.row }
+    return rows.filter { $0.value.entity is Entity.Type }.map { (row: $0.key, value: $0.value) }
   }
 
   /// Where an inserted row ended up: its own row, or, on a uniqueness conflict resolved by the
@@ -197,7 +195,7 @@ final class InMemoryStore: Sendable {
   /// to it under `.mergeByPropertyStoreTrump` and `.rollback`. References to new rows that were
   /// merged away are redirected to the rows that took them in.
   private func place(
-    _ inserts: [Insert], policy: MergePolicy, in rows: inout [Int64: Row]
+    _ inserts: [Insert], policy: MergePolicy, in rows: inout RowTable
   ) throws(PersistenceError) -> [Int64: Placement] {
     var keys = ConstraintIndex()
     var conflicts: [ConstraintConflict] = []
@@ -243,9 +241,7 @@ final class InMemoryStore: Sendable {
   }
 
   private func id(of row: Int64, _ entity: ManagedObject.Type) -> ManagedObjectID {
-    ManagedObjectID(
-      storeIdentifier: identifier, entityName: EntityNames.name(of: entity),
-      storage: .permanent(row: row))
+    ManagedObjectID(key: .of(entity, in: identifier), storage: .permanent(row: row))
   }
 
   private static func differences(
@@ -324,7 +320,7 @@ private struct ConstraintIndex {
   }
 
   mutating func index(
-    _ entity: ManagedObject.Type, _ constraints: [[String]], in rows: [Int64: InMemoryStore.Row]
+    _ entity: ManagedObject.Type, _ constraints: [[String]], in rows: RowTable
   ) {
     guard indexed.insert(ObjectIdentifier(entity)).inserted else { return }
     for (row, value) in rows where value.entity == entity {

@@ -24,7 +24,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   }
 
   let core: ContextCore
-  // Everything below is guarded by `core.state`'s lock.
+  /// Where the entity's properties are: shared by every object of the class.
+  let layout: EntityLayout
+  // Everything below, and the properties' values, are guarded by `core.state`'s lock.
   var id: ManagedObjectID
   var lifecycle: Lifecycle
   /// The row as last read from or written to the store.
@@ -33,29 +35,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   var version = 0
   /// Set while the object is a fault: its values wait in the batch it was fetched in.
   var fault: FaultBatch?
-  private(set) var cells: [PropertyCell] = []
-  private(set) var cellsByName: [String: PropertyCell] = [:]
-  /// Only objects with relationships hold other objects' IDs, which change on save.
-  private(set) var hasRelationships = false
 
   /// Used by the core to create objects; call ``init(context:)`` instead.
   public required init(_ registration: ObjectRegistration) {
     core = registration.core
+    layout = registration.layout ?? EntityLayout.of(Self.self)
     id = registration.id
     lifecycle = registration.isInserted ? .inserted : .persisted
-    var mirror: Mirror? = Mirror(reflecting: self)
-    while let current = mirror, current.subjectType != ManagedObject.self {
-      for child in current.children {
-        guard let provider = child.value as? PropertyCellProvider, let label = child.label
-        else { continue }
-        let cell = provider.propertyCell
-        cell.name = label.hasPrefix("_") ? String(label.dropFirst()) : label
-        cells.append(cell)
-        cellsByName[cell.name] = cell
-        hasRelationships = hasRelationships || cell is RelationshipCell
-      }
-      mirror = current.superclassMirror
-    }
   }
 
   /// Creates an object and inserts it into `context`, like Core Data's `init(context:)`.
@@ -108,13 +94,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     core.access(.inspectChanges, object: self, firingFault: false) { _ in fault != nil }
   }
 
-  /// True when the object is inserted, deleted, or has property values that differ from the store.
+  /// True when the object is inserted, deleted, or updated: any property was set since the last
+  /// save, even to the value it had. Core Data's flag works the same way; ``changedValues()``
+  /// tells which values differ.
   public var hasChanges: Bool {
-    core.access(.inspectChanges, object: self) { _ in hasPendingChanges }
+    core.access(.inspectChanges, object: self) { state in
+      lifecycle == .persisted ? state.touched.contains(id) : hasPendingChanges
+    }
   }
 
-  /// The properties whose values differ from the store, by name. Relationships are reported as
-  /// object IDs (`ManagedObjectID?` or `Set<ManagedObjectID>`).
+  /// The properties whose values differ from the last fetched or saved ones, by name; a property
+  /// set to the value it had is not among them. Relationships are reported as object IDs
+  /// (`ManagedObjectID?` or `Set<ManagedObjectID>`).
   public func changedValues() -> [String: any Sendable] {
     core.access(.inspectChanges, object: self) { _ in
       changedStoredValues().mapValues(\.publicValue)
@@ -141,20 +132,29 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     return false
   }
 
+  /// Whether a save has something to do with the object, given that the context counts it as
+  /// written (it is in `touched`): inserted, deleted, or updated, since any set marks an object
+  /// updated, as in Core Data.
   var hasPendingChanges: Bool {
     switch lifecycle {
-    case .inserted, .deleted: true
-    case .persisted: !changedStoredValues().isEmpty
+    case .inserted, .deleted, .persisted: true
     case .detached, .scratch: false
     }
   }
 
+  var hasRelationships: Bool { layout.hasRelationships }
+
+  /// The object's properties, as the core's operations use them.
+  var cells: PropertyCells { PropertyCells(object: self) }
+
+  var cellsByName: PropertyCellsByName { PropertyCellsByName(object: self) }
+
   func changedStoredValues() -> [String: StoredValue] {
     var changes: [String: StoredValue] = [:]
-    for cell in cells {
-      guard let value = cell.stored else { continue }
-      if lifecycle == .inserted || committed[cell.name] != value {
-        changes[cell.name] = value
+    for property in layout.properties {
+      guard let value = property.stored(in: self) else { continue }
+      if lifecycle == .inserted || committed[property.name] != value {
+        changes[property.name] = value
       }
     }
     return changes
@@ -162,8 +162,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
   func storedValues() -> [String: StoredValue] {
     var values: [String: StoredValue] = [:]
-    for cell in cells {
-      if let value = cell.stored { values[cell.name] = value }
+    values.reserveCapacity(layout.properties.count)
+    for property in layout.properties {
+      if let value = property.stored(in: self) { values[property.name] = value }
     }
     return values
   }
@@ -171,40 +172,58 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   /// Replaces every property with `values` and makes them the committed state.
   func load(row values: [String: StoredValue], version: Int) {
     fault = nil
-    for cell in cells { cell.load(values[cell.name]) }
+    for property in layout.properties { property.load(values[property.name], into: self) }
     committed = values
     self.version = version
   }
 
+  /// Counts a set as a change to save, as Core Data does (lock held). Inserted objects are saved
+  /// whole anyway; only registered, persisted ones need remembering.
+  func markWritten(in state: ContextState) {
+    if lifecycle == .persisted { state.touched.insert(id) }
+  }
+
   // MARK: - Property access, from the wrappers
 
-  func readAttribute<Value>(_ cell: AttributeCell<Value>) -> Value {
-    core.access(.read, object: self, property: cell.name) { _ in
-      guard let value = cell.current else {
+  func readAttribute<Entity: ManagedObject, Value>(
+    _ keyPath: ReferenceWritableKeyPath<Entity, Attribute<Value>>
+  ) -> Value {
+    let object = unsafeDowncast(self, to: Entity.self)
+    return core.access(.read, object: self, property: property(keyPath).name) { _ in
+      guard let value = object[keyPath: keyPath].value else {
         preconditionFailure(
-          "\(entityName).\(cell.name) was read before it was set. Give the attribute a "
-            + "default value, make it optional, or set it right after inserting the object.")
+          "\(entityName).\(property(keyPath).name) was read before it was set. Give the "
+            + "attribute a default value, make it optional, or set it right after inserting "
+            + "the object.")
       }
       return value
     }
   }
 
-  func writeAttribute<Value>(_ value: Value, to cell: AttributeCell<Value>) {
-    core.access(.write, object: self, property: cell.name) { state in
+  func writeAttribute<Entity: ManagedObject, Value>(
+    _ value: Value, _ keyPath: ReferenceWritableKeyPath<Entity, Attribute<Value>>
+  ) {
+    let object = unsafeDowncast(self, to: Entity.self)
+    core.access(.write, object: self, property: property(keyPath).name) { state in
       guard !isDetached else { return }
-      cell.value = value
-      if lifecycle != .scratch { state.touched.insert(id) }
+      object[keyPath: keyPath].value = value
+      markWritten(in: state)
     }
   }
 
-  func readRelationship(_ cell: RelationshipCell) -> [ManagedObject] {
-    core.access(.read, object: self, property: cell.name) { state in
-      cell.targets.compactMap { core.object(for: $0, in: state) }
+  func readRelationship<Entity: ManagedObject, Value>(
+    _ keyPath: ReferenceWritableKeyPath<Entity, Relationship<Value>>
+  ) -> [ManagedObject] {
+    let object = unsafeDowncast(self, to: Entity.self)
+    return core.access(.read, object: self, property: property(keyPath).name) { state in
+      object[keyPath: keyPath].targets.compactMap { core.object(for: $0, in: state) }
     }
   }
 
-  func writeRelationship(_ targets: [ManagedObject], to cell: RelationshipCell) {
-    core.relate(self, through: cell, to: targets)
+  func writeRelationship<Entity: ManagedObject, Value>(
+    _ targets: [ManagedObject], _ keyPath: ReferenceWritableKeyPath<Entity, Relationship<Value>>
+  ) {
+    core.relate(self, through: property(keyPath), to: targets)
   }
 }
 
@@ -213,6 +232,8 @@ public struct ObjectRegistration {
   let core: ContextCore
   let id: ManagedObjectID
   let isInserted: Bool
+  /// The entity's layout when the caller has it at hand; looked up otherwise.
+  var layout: EntityLayout? = nil
 }
 
 /// `entityName` is a class property that subclasses may override, and `String(describing:)` of a

