@@ -41,7 +41,7 @@ struct CheckerEdgeCaseTests {
         processExitsWith: .success, "the nested performAndWait must run inline, and legally"
       ) {
         let (title, violations) = try await withTimeout(.seconds(10), "reentrant performAndWait") {
-          let f = try await fixture("reentrant performAndWait inside sync")
+          let f = try await AccessPattern.fixture("reentrant performAndWait inside sync")
           let lock = DispatchQueue(label: "CheckerEdge.lock")
           let title = await f.a.perform { lock.sync { f.a.performAndWait { f.book.title } } }
           return (title, f.container.violations)
@@ -162,7 +162,7 @@ extension CheckerEdgeCase {
       .init(.outsidePerform, .execute, "Book", in: "A", at: ["outside any perform block"]),
       .init(.outsidePerform, .read, "Author", "name", in: "A", at: ["outside any perform block"])
     ) { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       var rows = 0
       try f.a.execute(
         BatchInsertRequest<Book>(managedObjectHandler: { book in
@@ -182,7 +182,7 @@ extension CheckerEdgeCase {
       .init(.outsidePerform, .execute, "Book", in: "A", at: ["outside any perform block"]),
       .init(.outsidePerform, .read, "Book", "title", in: "A", at: ["outside any perform block"])
     ) { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       var rows = 0
       try f.a.execute(
         BatchInsertRequest<Book>(dictionaryHandler: { row in
@@ -199,7 +199,7 @@ extension CheckerEdgeCase {
       "batch insert whose object handler only fills its scratch object, executed outside perform",
       .init(.outsidePerform, .execute, "Book", in: "A", at: ["outside any perform block"])
     ) { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       var rows = 0
       try f.a.execute(
         BatchInsertRequest<Book>(managedObjectHandler: { book in
@@ -217,7 +217,7 @@ extension CheckerEdgeCase {
       "batch insert's scratch object kept, then written outside perform",
       .init(.outsidePerform, .write, "Book", "title", in: "A", at: ["outside any perform block"])
     ) { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       let kept = Kept<Book>()
       let result = try await f.a.perform {
         try f.a.execute(
@@ -233,7 +233,7 @@ extension CheckerEdgeCase {
       return f.container
     },
     .legal("batch insert whose handlers read other objects, executed inside perform") { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       try await f.a.perform {
         var objectRows = 0
         try f.a.execute(
@@ -281,7 +281,7 @@ extension CheckerEdgeCase {
         .invalidatedObject, .inspectChanges, "Book", in: "A",
         at: ["after its context was reset", "inside perform of 'A'"])
     ) { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       await f.a.perform {
         f.a.reset()
         _ = f.book.isFault
@@ -294,7 +294,7 @@ extension CheckerEdgeCase {
         .invalidatedObject, .inspectChanges, "Book", in: "A",
         at: ["after its deletion was saved"])
     ) { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       try await f.a.perform {
         f.a.delete(f.book)
         try f.a.save()
@@ -306,12 +306,12 @@ extension CheckerEdgeCase {
       "isFault outside perform",
       .init(.outsidePerform, .inspectChanges, "Book", in: "A", at: ["outside any perform block"])
     ) { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       _ = f.book.isFault
       return f.container
     },
     .legal("isFault inside perform asks without loading the object") { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       let (before, again, title, after) = try await f.b.perform {
         var request = FetchRequest<Book>()
         request.fetchBatchSize = 10
@@ -360,13 +360,13 @@ extension CheckerEdgeCase {
         .outsidePerform, .read, "Book", "title", in: "A",
         at: ["on the main queue", "outside any perform block"], notAt: ["inside perform of"])
     ) { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       let title = await f.a.perform { DispatchQueue.main.sync { f.book.title } }
       try check(title == "Dune", "the recorded read returned '\(title)'")
       return f.container
     },
     .legal("viewContext used inside DispatchQueue.main.sync called from A's perform") { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       let view = f.container.viewContext
       let count = try await f.a.perform {
         try DispatchQueue.main.sync {
@@ -386,7 +386,7 @@ extension CheckerEdgeCase {
         at: ["on queue 'CheckerEdge.lock'", "outside any perform block"],
         notAt: ["inside perform of"])
     ) { name in
-      let f = try await fixture(name)
+      let f = try await AccessPattern.fixture(name)
       let lock = DispatchQueue(label: "CheckerEdge.lock")
       let title = await f.a.perform { lock.sync { f.book.title } }
       try check(title == "Dune", "the recorded read returned '\(title)'")
@@ -405,30 +405,6 @@ extension CheckerEdgeCase {
 }
 
 // MARK: - Fixtures and helpers
-
-/// A container with background contexts "A" and "B"; in A, a saved book by a saved author.
-/// Unchecked on purpose, as the matrix's fixture: the rows break confinement to see it reported.
-private struct Fixture: @unchecked Sendable {
-  let container: PersistentContainer
-  let a: ManagedObjectContext
-  let b: ManagedObjectContext
-  /// "Frank Herbert", in A.
-  let author: Author
-  /// "Dune", 412 pages, by `author`, in A.
-  let book: Book
-}
-
-private func fixture(
-  _ name: String, isolation: isolated (any Actor)? = #isolation
-) async throws -> Fixture {
-  let (container, a, b) = containerWithContextsAB(name, checking: .record)
-  let (author, book) = try await a.perform {
-    let seed = insertDune(in: a)
-    try a.save()
-    return seed
-  }
-  return Fixture(container: container, a: a, b: b, author: author, book: book)
-}
 
 /// Main-actor code holds the main queue while it waits in `sync`, but the block it waits for is
 /// the serial queue's, and it runs on a thread that is not the cooperative pool's.
