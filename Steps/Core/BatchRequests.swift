@@ -115,7 +115,8 @@ extension ContextDidSave {
 }
 
 extension ContextCore {
-  /// Converts named attribute values for `entity`, through a scratch object's cells.
+  /// A row from named attribute values: the defaults, with each value checked and converted by
+  /// the scratch object's property of that name.
   private func rowValues(
     _ values: [String: any AttributeValue], scratch: ManagedObject,
     defaults: [String: StoredValue]
