@@ -55,6 +55,11 @@ extension ContextCore {
         continuation.resume(returning: outcome)
       }
     }
+    // The resumed task reads what the block wrote (an object it made, its `let`s) before it
+    // takes any lock. The continuation orders those accesses, but ThreadSanitizer cannot see
+    // through the concurrency runtime on Linux (swiftlang/swift#57803, .ci/tsan-suppressions.txt);
+    // taking the context's lock once, which the block released last, shows it the order.
+    state.withLock { _ in }
     return try outcome.get()
   }
 }
