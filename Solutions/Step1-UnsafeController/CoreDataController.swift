@@ -5,6 +5,8 @@ import ManagedObjectCore
 ///
 /// Callers share one controller between tasks, so it is declared `@unchecked Sendable`: a
 /// promise to the compiler that the class is safe to use from several threads.
+// The lesson, on purpose: the talk's unchecked promise, which the compiler takes on trust and the
+// confinement checker verifies (slides/01-unsafe-controller.md#the-rule).
 nonisolated public final class CoreDataController: @unchecked Sendable {
   // The promise holds: `moc` and `entity` are only ever used inside `moc.perform`, so on the
   // context's queue, one block at a time. It is also what lets the `@Sendable` blocks below

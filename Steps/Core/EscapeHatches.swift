@@ -10,6 +10,7 @@ import Foundation
 /// by `lock`. Not reentrant: `body` must not call back into the same `Locked`.
 ///
 /// Which lock guards what, and the order they are taken in: `Steps/Core/CONCURRENCY.md`.
+// Unchecked because the compiler cannot see `lock` guard `state`; the invariant above does.
 final class Locked<State>: @unchecked Sendable {
   private let lock = NSLock()
   private var state: State
@@ -33,6 +34,8 @@ final class Locked<State>: @unchecked Sendable {
 /// are only touched inside `withLock`. The lock is recursive because the core re-enters it on the
 /// same thread: a fetch holds it while a `Predicate` reads attributes, which take it again.
 /// `State` is a class so that a nested `withLock` does not overlap an `inout` access.
+// Unchecked because the compiler cannot see the recursive lock guard `state`; no standard
+// library lock is recursive, and the core needs one (see above).
 final class ReentrantLocked<State: AnyObject>: @unchecked Sendable {
   private let lock = NSRecursiveLock()
   private let state: State

@@ -8,6 +8,8 @@ public struct NotConfiguredError: Error, Equatable {
 /// Step 1's lesson applied: every use of a context happens inside its `perform`. But this
 /// controller keeps the managed object it created, and later edits it from a fresh context, as
 /// the 2023 talk's `update(_:)` does (slides 23–28).
+// The lesson, on purpose: keeping a managed object takes this unchecked promise; the solution
+// keeps a Sendable ID instead and drops it (slides/02-objectid-refetch.md#sendable-state).
 public final class CoreDataController: @unchecked Sendable {
   // TODO: keeping a managed object takes this unchecked promise, and the object stays bound to
   // the context that made it. Keep its permanent `ManagedObjectID` instead: it is Sendable, so

@@ -222,6 +222,7 @@ public func eventually(
     if looks < 200 {
       await Task.yield()
     } else {
+      // A bounded wait's poll interval, not a race provoked: the loop waits for `condition`.
       try? await Task.sleep(for: .milliseconds(1))
     }
   }
