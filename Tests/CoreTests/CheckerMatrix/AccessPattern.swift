@@ -12,10 +12,13 @@ struct ExpectedViolation: Sendable, CustomStringConvertible {
   let contextName: String
   /// Fragments the violation's location must contain: where the access ran instead.
   let location: [String]
+  /// Fragments the location must not contain: places the access did not run.
+  let notLocation: [String]
 
   init(
     _ kind: ConcurrencyViolation.Kind, _ operation: ConcurrencyViolation.Operation,
-    _ entity: String?, _ property: String? = nil, in contextName: String, at location: String...
+    _ entity: String?, _ property: String? = nil, in contextName: String, at location: String...,
+    notAt notLocation: [String] = []
   ) {
     self.kind = kind
     self.operation = operation
@@ -23,6 +26,7 @@ struct ExpectedViolation: Sendable, CustomStringConvertible {
     self.property = property
     self.contextName = contextName
     self.location = location
+    self.notLocation = notLocation
   }
 
   /// The first words of the description, by kind.
@@ -56,6 +60,35 @@ struct ExpectedViolation: Sendable, CustomStringConvertible {
   }
 
   var description: String { "\(kind) \(subject) in '\(contextName)'" }
+
+  /// Checks one recorded violation against this one: its fields, and a description that names
+  /// the kind, the rule, what was touched, the context, and where it ran.
+  func verify(_ violation: ConcurrencyViolation) {
+    #expect(violation.kind == kind, "observed: \(violation)")
+    #expect(violation.operation == operation, "observed: \(violation)")
+    #expect(violation.entity == entity, "observed: \(violation)")
+    #expect(violation.property == property, "observed: \(violation)")
+    #expect(violation.contextName == contextName, "observed: \(violation)")
+    #expect(
+      violation.description.hasPrefix(title),
+      "the description should start with '\(title)'; observed: \(violation)")
+    #expect(
+      violation.description.contains(rulePhrase),
+      "the description should state the rule ('\(rulePhrase)'); observed: \(violation)")
+    #expect(
+      violation.description.contains("\(subject) (context '\(contextName)')"),
+      "the description should name what was touched and whose; observed: \(violation)")
+    for fragment in location {
+      #expect(
+        violation.location.contains(fragment),
+        "the location should say '\(fragment)'; observed location: '\(violation.location)'")
+    }
+    for fragment in notLocation {
+      #expect(
+        !violation.location.contains(fragment),
+        "the location must not say '\(fragment)'; observed location: '\(violation.location)'")
+    }
+  }
 }
 
 /// One row of the matrix: a name, the expected outcome, and the access itself.

@@ -58,72 +58,16 @@ struct CheckerEdgeCaseTests {
       observed.count == edge.expected.count,
       "'\(edge.name)' must record \(edge.expected.count) violation(s) \(edge.expected); observed \(observed.count):\n\(shown)"
     )
-    for (expected, violation) in zip(edge.expected, observed) {
-      #expect(violation.kind == expected.kind, "observed: \(violation)")
-      #expect(violation.operation == expected.operation, "observed: \(violation)")
-      #expect(violation.entity == expected.entity, "observed: \(violation)")
-      #expect(violation.property == expected.property, "observed: \(violation)")
-      #expect(violation.contextName == expected.contextName, "observed: \(violation)")
-      #expect(
-        violation.description.contains("\(expected.subject) (context '\(expected.contextName)')"),
-        "the description should name what was touched and whose; observed: \(violation)")
-      for fragment in expected.location {
-        #expect(
-          violation.location.contains(fragment),
-          "the location should say '\(fragment)'; observed location: '\(violation.location)'")
-      }
-      for fragment in expected.notLocation {
-        #expect(
-          !violation.location.contains(fragment),
-          "the location must not say '\(fragment)'; observed location: '\(violation.location)'")
-      }
-    }
+    for (expected, violation) in zip(edge.expected, observed) { expected.verify(violation) }
   }
 }
 
 // MARK: - The table
 
-/// One violation an edge case must record.
-struct CheckerEdgeViolation: Sendable, CustomStringConvertible {
-  let kind: ConcurrencyViolation.Kind
-  let operation: ConcurrencyViolation.Operation
-  let entity: String?
-  let property: String?
-  let contextName: String
-  /// Fragments the location must contain: where the access ran instead.
-  let location: [String]
-  /// Fragments the location must not contain: places the access did not run.
-  let notLocation: [String]
-
-  init(
-    _ kind: ConcurrencyViolation.Kind, _ operation: ConcurrencyViolation.Operation,
-    _ entity: String?, _ property: String? = nil, in contextName: String,
-    at location: [String] = [], notAt notLocation: [String] = []
-  ) {
-    self.kind = kind
-    self.operation = operation
-    self.entity = entity
-    self.property = property
-    self.contextName = contextName
-    self.location = location
-    self.notLocation = notLocation
-  }
-
-  var subject: String {
-    switch (entity, property) {
-    case (let entity?, let property?): "\(operation.rawValue) of \(entity).\(property)"
-    case (let entity?, nil): "\(operation.rawValue) of \(entity)"
-    default: operation.rawValue
-    }
-  }
-
-  var description: String { "\(kind) \(subject) in '\(contextName)'" }
-}
-
 /// One edge case: a name, the violations it must record (none when legal), and the access.
 struct CheckerEdgeCase: Sendable, CustomTestStringConvertible {
   let name: String
-  let expected: [CheckerEdgeViolation]
+  let expected: [ExpectedViolation]
   /// Builds a fresh container named after the case, does the access, returns the container.
   let run: @Sendable (_ name: String) async throws -> PersistentContainer
 
@@ -136,7 +80,7 @@ struct CheckerEdgeCase: Sendable, CustomTestStringConvertible {
   }
 
   static func illegal(
-    _ name: String, _ expected: CheckerEdgeViolation...,
+    _ name: String, _ expected: ExpectedViolation...,
     run: @escaping @Sendable (String) async throws -> PersistentContainer
   ) -> CheckerEdgeCase {
     CheckerEdgeCase(name: name, expected: expected, run: run)
@@ -159,8 +103,8 @@ extension CheckerEdgeCase {
   fileprivate static let batchHandlerCases: [CheckerEdgeCase] = [
     .illegal(
       "batch insert whose object handler reads another object, executed outside perform",
-      .init(.outsidePerform, .execute, "Book", in: "A", at: ["outside any perform block"]),
-      .init(.outsidePerform, .read, "Author", "name", in: "A", at: ["outside any perform block"])
+      .init(.outsidePerform, .execute, "Book", in: "A", at: "outside any perform block"),
+      .init(.outsidePerform, .read, "Author", "name", in: "A", at: "outside any perform block")
     ) { name in
       let f = try await AccessPattern.fixture(name)
       var rows = 0
@@ -179,8 +123,8 @@ extension CheckerEdgeCase {
     },
     .illegal(
       "batch insert whose dictionary handler reads another object, executed outside perform",
-      .init(.outsidePerform, .execute, "Book", in: "A", at: ["outside any perform block"]),
-      .init(.outsidePerform, .read, "Book", "title", in: "A", at: ["outside any perform block"])
+      .init(.outsidePerform, .execute, "Book", in: "A", at: "outside any perform block"),
+      .init(.outsidePerform, .read, "Book", "title", in: "A", at: "outside any perform block")
     ) { name in
       let f = try await AccessPattern.fixture(name)
       var rows = 0
@@ -197,7 +141,7 @@ extension CheckerEdgeCase {
     },
     .illegal(
       "batch insert whose object handler only fills its scratch object, executed outside perform",
-      .init(.outsidePerform, .execute, "Book", in: "A", at: ["outside any perform block"])
+      .init(.outsidePerform, .execute, "Book", in: "A", at: "outside any perform block")
     ) { name in
       let f = try await AccessPattern.fixture(name)
       var rows = 0
@@ -215,7 +159,7 @@ extension CheckerEdgeCase {
     },
     .illegal(
       "batch insert's scratch object kept, then written outside perform",
-      .init(.outsidePerform, .write, "Book", "title", in: "A", at: ["outside any perform block"])
+      .init(.outsidePerform, .write, "Book", "title", in: "A", at: "outside any perform block")
     ) { name in
       let f = try await AccessPattern.fixture(name)
       let kept = Kept<Book>()
@@ -279,7 +223,7 @@ extension CheckerEdgeCase {
       "isFault after reset",
       .init(
         .invalidatedObject, .inspectChanges, "Book", in: "A",
-        at: ["after its context was reset", "inside perform of 'A'"])
+        at: "after its context was reset", "inside perform of 'A'")
     ) { name in
       let f = try await AccessPattern.fixture(name)
       await f.a.perform {
@@ -292,7 +236,7 @@ extension CheckerEdgeCase {
       "isFault after its deletion was saved",
       .init(
         .invalidatedObject, .inspectChanges, "Book", in: "A",
-        at: ["after its deletion was saved"])
+        at: "after its deletion was saved")
     ) { name in
       let f = try await AccessPattern.fixture(name)
       try await f.a.perform {
@@ -304,7 +248,7 @@ extension CheckerEdgeCase {
     },
     .illegal(
       "isFault outside perform",
-      .init(.outsidePerform, .inspectChanges, "Book", in: "A", at: ["outside any perform block"])
+      .init(.outsidePerform, .inspectChanges, "Book", in: "A", at: "outside any perform block")
     ) { name in
       let f = try await AccessPattern.fixture(name)
       _ = f.book.isFault
@@ -358,7 +302,7 @@ extension CheckerEdgeCase {
       "A's object read inside DispatchQueue.main.sync called from A's perform",
       .init(
         .outsidePerform, .read, "Book", "title", in: "A",
-        at: ["on the main queue", "outside any perform block"], notAt: ["inside perform of"])
+        at: "on the main queue", "outside any perform block", notAt: ["inside perform of"])
     ) { name in
       let f = try await AccessPattern.fixture(name)
       let title = await f.a.perform { DispatchQueue.main.sync { f.book.title } }
@@ -383,7 +327,7 @@ extension CheckerEdgeCase {
       "A's object read inside a serial queue's sync called from A's perform",
       .init(
         .outsidePerform, .read, "Book", "title", in: "A",
-        at: ["on queue 'CheckerEdge.lock'", "outside any perform block"],
+        at: "on queue 'CheckerEdge.lock'", "outside any perform block",
         notAt: ["inside perform of"])
     ) { name in
       let f = try await AccessPattern.fixture(name)
@@ -396,7 +340,7 @@ extension CheckerEdgeCase {
       "viewContext object read inside a serial queue's sync called from the main actor",
       .init(
         .outsidePerform, .read, "Book", "title", in: "viewContext",
-        at: ["in a Swift task on queue 'CheckerEdge.lock'", "outside any perform block"],
+        at: "in a Swift task on queue 'CheckerEdge.lock'", "outside any perform block",
         notAt: ["cooperative thread pool", "on the main queue"])
     ) { name in
       try await mainActorReadsViewObjectInSerialSync(name)

@@ -43,30 +43,7 @@ struct CheckerMatrixTests {
       observed.count == 1,
       "'\(pattern.name)' must record exactly one violation (\(expected)); observed \(observed.count):\n\(shown)"
     )
-    let violation = observed[0]
-    #expect(violation.kind == expected.kind, "observed: \(violation)")
-    #expect(violation.operation == expected.operation, "observed: \(violation)")
-    #expect(violation.entity == expected.entity, "observed: \(violation)")
-    #expect(violation.property == expected.property, "observed: \(violation)")
-    #expect(violation.contextName == expected.contextName, "observed: \(violation)")
-    #expect(
-      violation.description.hasPrefix(expected.title),
-      "the description should start with '\(expected.title)'; observed: \(violation)")
-    #expect(
-      violation.description.contains(expected.rulePhrase),
-      "the description should state the rule ('\(expected.rulePhrase)'); observed: \(violation)")
-    #expect(
-      violation.description.contains(expected.subject),
-      "the description should name what was touched ('\(expected.subject)'); observed: \(violation)"
-    )
-    #expect(
-      violation.description.contains("(context '\(expected.contextName)')"),
-      "the description should name the context; observed: \(violation)")
-    for fragment in expected.location {
-      #expect(
-        violation.location.contains(fragment),
-        "the location should say '\(fragment)'; observed location: '\(violation.location)'")
-    }
+    expected.verify(observed[0])
   }
 
   @Test("The matrix covers every rule, every operation, and both outcomes")
