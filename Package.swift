@@ -4,13 +4,13 @@ import PackageDescription
 /// One step of the workshop: the starter the attendee edits (`StepN`, in `Steps/`), the
 /// reference with the same public API (`StepNSolution`, in `Solutions/`), and the checks that run
 /// against both (`StepNTests`). Compile probes in `Tests/StepNTests/Probes` and the attendee's
-/// `HINTS.md` stay out of the build.
+/// hints (`HINTS.md` and `Hints/`) stay out of the build.
 func step(_ number: Int, _ folder: String, hasProbes: Bool = false) -> [Target] {
   let name = "Step\(number)"
   return [
     .target(
       name: name, dependencies: ["ManagedObjectCore"], path: "Steps/\(folder)",
-      exclude: ["HINTS.md"]),
+      exclude: ["HINTS.md", "Hints"]),
     .target(
       name: "\(name)Solution", dependencies: ["ManagedObjectCore"], path: "Solutions/\(folder)"),
     .testTarget(
@@ -56,8 +56,9 @@ let package = Package(
       dependencies: ["WorkshopSupport"] + stepModules,
       path: "Tests/DriftTests"),
     // The workshop runner, `swift run workshop`: runs the steps' checks through `swift test` and
-    // summarizes them. Foundation only.
-    .executableTarget(name: "workshop", path: "Tools/Workshop"),
+    // summarizes them. Foundation only. It lives under Tests/ with the rest of the workshop's tooling,
+    // because the top level of the layout is fixed.
+    .executableTarget(name: "workshop", path: "Tests/WorkshopRunner"),
     // The runner's parsing and state, on captured output (never a nested `swift test`).
     .testTarget(
       name: "WorkshopRunnerTests", dependencies: ["workshop", "WorkshopSupport"],

@@ -13,6 +13,8 @@ struct DocsTests {
     for folder in (try? Repository.names(in: "Steps", ending: "")) ?? [] {
       let hints = "Steps/\(folder)/HINTS.md"
       if FileManager.default.fileExists(atPath: Repository.url(hints).path) { paths.append(hints) }
+      let levels = "Steps/\(folder)/Hints"
+      paths += ((try? Repository.names(in: levels, ending: ".md")) ?? []).map { "\(levels)/\($0)" }
     }
     return paths
   }()

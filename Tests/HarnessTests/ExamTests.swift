@@ -145,5 +145,32 @@ struct ExamTests {
     #expect(own.likelyCauseOfHang == "its own cause")
     let lesson = Self.step.lesson(rule: "r", hint: "h", read: "the-plan-of-the-day")
     #expect(lesson.slide == "slides/00-introduction.md#the-plan-of-the-day")
+    #expect(lesson.text == "Rule: r\nHint: h\nRead: slides/00-introduction.md#the-plan-of-the-day")
+    let numbered = ExamStep("Step5", deck: "slides/05.md", likelyCauseOfHang: "")
+      .lesson(rule: "r", hint: "h", read: "a")
+    #expect(
+      numbered.text
+        == "Rule: r\nHint: h More, a level at a time: swift run workshop hint 5\nRead: slides/05.md#a"
+    )
+  }
+
+  @Test("a stretch task: required of the starter and the solution in verify mode, optional to you")
+  func stretchTask() async {
+    let check = Self.check(.stretch)
+    let failing = { expect(false, observed: "not done", lesson: Self.lesson) }
+    // Verify mode: the starter must fail it, as any lesson.
+    let starter = await Self.run(.yours, check, verify: true) { failing() }
+    #expect(
+      starter == ["[StepX] ✘ yours — \(check.name) (expected: the untouched starter fails it)"])
+    // An attendee who has not done it: a known issue, not a failure.
+    let open = await Self.run(.yours, check, verify: false) { failing() }
+    #expect(open == ["[StepX] ✘ yours — \(check.name) (stretch task, optional: not done yet)"])
+    // An attendee who has: a pass, with no complaint that the known issue was not recorded.
+    let done = await Self.run(.yours, check, verify: false) {}
+    #expect(done == ["[StepX] ✔ yours — \(check.name)"])
+    // The solution's side runs plainly, and must pass.
+    await withKnownIssue {
+      _ = await Self.run(.solution, check, verify: true) { failing() }
+    }
   }
 }

@@ -54,7 +54,7 @@ struct CommandTests {
     #expect(steps[0].title == "Unsafe")
     #expect(steps[0].starter == "Steps/Step1-Unsafe")
     #expect(steps[0].solution == "Solutions/Step1-Unsafe")
-    #expect(steps[0].hints == "Steps/Step1-Unsafe/HINTS.md")
+    #expect(steps[0].hints == "Steps/Step1-Unsafe/Hints")
     // `Step1Tests` selects Step 1's checks and not Step 10's (`Step10Tests`).
     #expect(steps[0].filter == "Step1Tests")
     #expect(!"Step10Tests".contains(steps[0].filter))

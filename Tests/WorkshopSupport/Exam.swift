@@ -58,7 +58,7 @@ public enum ExamSide: String, Sendable, CaseIterable, Codable {
 }
 
 /// What the untouched starter of a step does with a check.
-public enum StarterOutcome: Sendable {
+public enum StarterOutcome: Equatable, Sendable {
   /// The starter fails this check: it is the lesson of the step.
   case failsOnStarter
   /// The starter already passes this check; it guards against wrong solutions.
@@ -67,6 +67,10 @@ public enum StarterOutcome: Sendable {
   /// closes. It runs as a strict known issue on both sides, always, so that the output shows
   /// the gap and a run in which it does not show fails.
   case knownGap(String)
+  /// A stretch task for those who finish early: the starter fails it, like `.failsOnStarter`.
+  /// For an attendee it is optional: while it fails, it shows as a known issue ("stretch task,
+  /// optional"), so that it never blocks the step; once solved, it passes like any check.
+  case stretch
 }
 
 /// The teaching part of a failure message.
@@ -77,16 +81,21 @@ public struct Lesson: Sendable {
   public let hint: String
   /// Where to read more: `slides/<deck>.md#<anchor>`.
   public let slide: String
+  /// The step's number, when the lesson points to its graded hints (`swift run workshop hint N`).
+  public let hints: Int?
 
-  public init(rule: String, hint: String, slide: String) {
+  public init(rule: String, hint: String, slide: String, hints: Int? = nil) {
     self.rule = rule
     self.hint = hint
     self.slide = slide
+    self.hints = hints
   }
 
-  /// The lesson as it ends a failure message.
+  /// The lesson as it ends a failure message. The hint is a first nudge; the graded hints, a
+  /// level at a time, say more.
   public var text: String {
-    "Rule: \(rule)\nHint: \(hint)\nRead: \(slide)"
+    let more = hints.map { " More, a level at a time: swift run workshop hint \($0)" } ?? ""
+    return "Rule: \(rule)\nHint: \(hint)\(more)\nRead: \(slide)"
   }
 }
 
@@ -183,16 +192,19 @@ package func runExam(
   let score = ExamScore(check: check.name)
   let knownIssue: String? =
     switch check.starter {
-    case .failsOnStarter where verify && side == .yours:
+    case .failsOnStarter where verify && side == .yours, .stretch where verify && side == .yours:
       "the untouched starter of \(check.step) must fail '\(check.name)'"
     case .knownGap(let reason): reason
+    case .stretch where side == .yours: stretchNote
     default: nil
     }
+  // An attendee's stretch task may fail (not done yet) or pass (done): both are fine.
+  let optional = !verify && side == .yours && check.starter == .stretch
   await ExamScore.$current.withValue(score) {
     if let knownIssue {
       await withKnownIssue(
         Comment(rawValue: knownIssue),
-        isIntermittent: false, isolation: isolation, sourceLocation: sourceLocation
+        isIntermittent: optional, isolation: isolation, sourceLocation: sourceLocation
       ) {
         do {
           try await body()
@@ -217,19 +229,26 @@ package func runExam(
       }
     }
   }
-  report(scoreboardLine(check, label: label, failed: score.failed, expected: knownIssue != nil))
+  report(
+    scoreboardLine(
+      check, label: label, failed: score.failed, expected: knownIssue != nil, optional: optional))
 }
 
+/// What an attendee's unsolved stretch task says, as a known issue and on the scoreboard.
+package let stretchNote = "stretch task, optional: not done yet"
+
 /// The scoreboard line for one side of a check: `[Step1] ✔ solution · class — configure() …`,
-/// with a note when the failure was expected.
+/// with a note when the failure was expected, or is an attendee's stretch task not done yet.
 package func scoreboardLine(
-  _ check: ExamCheck, label: String, failed: Bool, expected: Bool
+  _ check: ExamCheck, label: String, failed: Bool, expected: Bool, optional: Bool = false
 ) -> String {
   let mark = failed ? "✘" : "✔"
   let note =
     switch check.starter {
     case .knownGap(let reason) where failed: " (known gap: \(reason))"
-    case .failsOnStarter where failed && expected: " (expected: the untouched starter fails it)"
+    case .stretch where failed && optional: " (\(stretchNote))"
+    case .failsOnStarter where failed && expected, .stretch where failed && expected:
+      " (expected: the untouched starter fails it)"
     default: ""
     }
   return "[\(check.step)] \(mark) \(label) — \(check.name)\(note)"

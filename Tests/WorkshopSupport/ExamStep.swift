@@ -54,6 +54,6 @@ public struct ExamStep: Sendable {
   /// A lesson that points to `#anchor` in this step's deck. DocsTests checks that every anchor a
   /// step's tests name (`read: "…"`) is a heading of its deck.
   public func lesson(rule: String, hint: String, read anchor: String) -> Lesson {
-    Lesson(rule: rule, hint: hint, slide: "\(deck)#\(anchor)")
+    Lesson(rule: rule, hint: hint, slide: "\(deck)#\(anchor)", hints: Int(name.dropFirst(4)))
   }
 }

@@ -1,14 +1,11 @@
 import Foundation
 
-/// `workshop hint N [--again | --reset]`: one level of the step's `HINTS.md` at a time.
+/// `workshop hint N [--again | --reset]`: one level of the step's hints at a time.
 enum HintCommand {
   static func run(_ step: Step, mode: Command.HintMode, in workspace: Workspace) throws -> Int32 {
-    guard let markdown = try? String(contentsOf: workspace.url(step.hints), encoding: .utf8) else {
-      throw RunnerError("Step \(step.number) has no \(step.hints).")
-    }
-    let hints = StepHints(markdown: markdown)
+    let hints = StepHints(folder: workspace.url(step.hints))
     guard !hints.levels.isEmpty else {
-      throw RunnerError("\(step.hints) has no hint levels (<summary>Hint 1 — …</summary>).")
+      throw RunnerError("Step \(step.number) has no hints: \(step.hints)/ has no 1-….md.")
     }
     var progress = HintProgress.load(from: workspace)
     let level = progress.advance(step, mode: mode, count: hints.levels.count)

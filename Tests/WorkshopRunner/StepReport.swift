@@ -26,7 +26,8 @@ package struct StepReport: Sendable {
 
   /// The results on the attendee's side.
   package var yours: [CheckResult] { results.filter { $0.side == "yours" } }
-  /// Your results that pass, or that fail by design (known gaps).
+  /// Your results that pass, or that fail by design (known gaps), or are optional (stretch tasks
+  /// not done yet).
   package var yoursSettled: Int { yours.filter(\.isSettled).count }
   package var knownGaps: Int { yours.filter { $0.isSettled && !$0.passed }.count }
   /// Whether the run ended normally rather than crashing or being stopped by the watchdog.
@@ -38,9 +39,14 @@ package struct StepReport: Sendable {
   package func count(of side: String) -> String {
     let results = results.filter { $0.side == side }
     let passed = results.filter(\.passed).count
-    let gaps = results.filter { $0.isSettled && !$0.passed }.count
+    let open = results.filter {
+      if case .stretch = $0.note { return !$0.passed }
+      return false
+    }.count
+    let gaps = results.filter { $0.isSettled && !$0.passed }.count - open
     var text = "\(passed) of \(results.count) check\(results.count == 1 ? "" : "s") pass"
     if gaps > 0 { text += ", \(gaps) known gap\(gaps == 1 ? "" : "s") (fails by design)" }
+    if open > 0 { text += ", \(open) stretch task\(open == 1 ? "" : "s") open (optional)" }
     return text
   }
 

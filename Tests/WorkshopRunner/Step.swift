@@ -28,7 +28,8 @@ package struct Step: Equatable, Sendable {
   package var starter: String { "Steps/\(folder)" }
   /// The reference solution.
   package var solution: String { "Solutions/\(folder)" }
-  package var hints: String { "\(starter)/HINTS.md" }
+  /// The folder of the step's hints, a file a level.
+  package var hints: String { "\(starter)/Hints" }
   /// The `swift test --filter` pattern that selects this step's checks and nothing else: its
   /// test target's name, so that `Step1` does not also select a `Step10`.
   package var filter: String { "\(name)Tests" }

@@ -41,7 +41,7 @@ enum GitCommands {
   }
 
   /// `git diff --no-index --diff-filter=M Steps/StepN-… Solutions/StepN-…`: only the files both
-  /// folders have, so the starter's HINTS.md stays out.
+  /// folders have, so the starter's hints stay out.
   static func diff(_ step: Step, in workspace: Workspace) throws -> Int32 {
     let shown = ["diff", "--no-index", "--diff-filter=M", step.starter, step.solution]
     Console.say("$ git \(shown.joined(separator: " "))")
@@ -52,7 +52,7 @@ enum GitCommands {
     guard result.status <= 1 else { throw RunnerError("git diff failed:\n\(result.output)") }
     if result.output.isEmpty {
       Console.say(
-        "No difference: every file of your Step \(step.number) is the solution's (HINTS.md left "
+        "No difference: every file of your Step \(step.number) is the solution's (the hints left "
           + "out).")
     } else {
       Console.say(result.output, terminator: result.output.hasSuffix("\n") ? "" : "\n")

@@ -85,7 +85,8 @@ package struct BuildFailure: Equatable, Sendable {
     let others = broken.filter { $0.number != step?.number }
     if let step, broken.contains(step) {
       text.append("The build failed: your Step \(step.number) does not compile (\(step.starter)).")
-      text.append("Fix the errors below; the step's HINTS.md helps, a level at a time.")
+      text.append(
+        "Fix the errors below; swift run workshop hint \(step.number) helps, a level at a time.")
     }
     for other in others {
       text.append(

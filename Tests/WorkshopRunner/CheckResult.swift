@@ -10,6 +10,8 @@ package struct CheckResult: Equatable, Sendable {
     case expected(String)
     /// `(known gap: …)`: the check fails on both sides by design.
     case knownGap(String)
+    /// `(stretch task, optional: …)`: a stretch task the attendee has not done (yet).
+    case stretch(String)
   }
 
   /// `Step1`.
@@ -29,8 +31,10 @@ package struct CheckResult: Equatable, Sendable {
   /// Passes, or fails by design (a known gap a later step closes).
   package var isSettled: Bool {
     if passed { return true }
-    if case .knownGap = note { return true }
-    return false
+    switch note {
+    case .knownGap, .stretch: return true
+    case .none, .expected: return false
+    }
   }
 
   /// The result as the scoreboard prints it, without the step: `✘ yours · class — …`.
@@ -40,6 +44,7 @@ package struct CheckResult: Equatable, Sendable {
       case .none: ""
       case .expected(let text): " (expected: \(text))"
       case .knownGap(let text): " (known gap: \(text))"
+      case .stretch(let text): " (stretch task, optional: \(text))"
       }
     return "\(passed ? "✔" : "✘") \(label) — \(name)\(suffix)"
   }
@@ -77,6 +82,7 @@ package struct CheckResult: Equatable, Sendable {
     if name.hasSuffix(")") {
       for (marker, make) in [
         (" (known gap: ", Note.knownGap), (" (expected: ", Note.expected),
+        (" (stretch task, optional: ", Note.stretch),
       ] {
         guard let start = name.range(of: marker, options: .backwards) else { continue }
         note = make(String(name[start.upperBound..<name.index(before: name.endIndex)]))

@@ -1,0 +1,165 @@
+import Foundation
+
+/// How much of a 16:9 slide of Marp's default theme a slide's Markdown fills, estimated from the
+/// theme's own numbers (marp-core `themes/default.scss`, over github-markdown-css):
+///
+/// - the slide is 1280 × 720 px with 78.5 px of padding: 1123 × 563 px for content;
+/// - text is 29 px at a line height of 1.5 (43.5 px a line); a paragraph or list ends with 16 px;
+/// - code is 85% of that (24.65 px) at a line height of 1.15: 28.35 px a line, and a block adds
+///   16 px of padding above and below, a 1 px border and 16 px after it;
+/// - a monospace character is about 0.6 em (14.8 px): 1089 px inside a code block hold 73
+///   columns; proportional text averages about 0.5 em (14.5 px): 77 characters a line, 73 in a
+///   list, which indents by 2 em;
+/// - `h1` is 1.6 em, `h2` 1.3 em, `h3` 1.1 em, each at a line height of 1.25 with 24 px above
+///   and 16 px below.
+///
+/// The unit is one line of code (28.35 px); the slide holds 563 / 28.35 = 19.9 of them. The theme
+/// shrinks an overflowing code block or heading to fit ("auto-scaling"), so an overfull slide does
+/// not always spill: it shows smaller code, which the back of a room cannot read either.
+struct SlideFit {
+  static let budget = 19.8
+  static let codeColumns = 73
+  static let textColumns = 77
+  static let listColumns = 73
+
+  static let codeLine = 1.0
+  static let codeBlockExtra = (16.0 * 2 + 2 + 16) / 28.35
+  static let textLine = 43.5 / 28.35
+  static let blockGap = 16.0 / 28.35
+  static func heading(level: Int) -> Double {
+    let size = [1: 1.6, 2: 1.3, 3: 1.1][level, default: 1.0] * 29
+    return (size * 1.25 + 24 + 16) / 28.35
+  }
+
+  /// One slide: its first line in the deck, its title, and its Markdown without presenter notes.
+  struct Slide {
+    let line: Int
+    let title: String
+    let lines: [String]
+  }
+
+  /// The slides of a Marp deck: split at `---` lines outside code, after the front matter, with
+  /// HTML comments (the presenter notes, and directives) taken out.
+  static func slides(in deck: String) -> [Slide] {
+    var slides: [Slide] = []
+    var current: [String] = []
+    var start = 1
+    var inCode = false
+    var inComment = false
+    var inFrontMatter = false
+    for (index, raw) in deck.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let line = String(raw)
+      if index == 0, line == "---" {
+        inFrontMatter = true
+        continue
+      }
+      if inFrontMatter {
+        if line == "---" {
+          inFrontMatter = false
+          start = index + 2
+        }
+        continue
+      }
+      if !inCode, inComment || line.trimmingCharacters(in: .whitespaces).hasPrefix("<!--") {
+        inComment = !line.contains("-->")
+        continue
+      }
+      if line.hasPrefix("```") { inCode.toggle() }
+      if !inCode, line == "---" {
+        slides.append(slide(current, at: start))
+        current = []
+        start = index + 2
+        continue
+      }
+      current.append(line)
+    }
+    slides.append(slide(current, at: start))
+    return slides.filter {
+      !$0.lines.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+  }
+
+  /// A slide of `lines`, the first of them at `line` in the deck; its line is its first that is
+  /// not blank.
+  private static func slide(_ lines: [String], at line: Int) -> Slide {
+    let title = lines.first { $0.hasPrefix("#") } ?? lines.first { !$0.isEmpty } ?? ""
+    let blank = lines.prefix { $0.trimmingCharacters(in: .whitespaces).isEmpty }.count
+    return Slide(line: line + blank, title: title, lines: lines)
+  }
+
+  /// What a slide fills, in lines of code, and its code lines wider than a slide.
+  static func measure(_ slide: Slide) -> (height: Double, wideLines: [String]) {
+    var height = 0.0
+    var wide: [String] = []
+    var paragraph: [String] = []
+    var inCode = false
+    var codeLines = 0
+
+    func wrapped(_ text: String, columns: Int) -> Double {
+      Double(max(1, (text.count + columns - 1) / columns))
+    }
+    func endParagraph() {
+      guard !paragraph.isEmpty else { return }
+      // A list item starts a rendered line of its own; its continuation lines join it.
+      var items: [String] = []
+      for line in paragraph {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let startsItem =
+          trimmed.hasPrefix("- ") || trimmed.hasPrefix("* ") || trimmed.hasPrefix("|")
+          || trimmed.first?.isNumber == true && trimmed.contains(". ")
+        if startsItem || items.isEmpty {
+          items.append(trimmed)
+        } else {
+          items[items.count - 1] += " " + trimmed
+        }
+      }
+      for item in items {
+        if item.hasPrefix("|") {
+          // A table row: as tall as its longest cell wraps in an equal share of the width.
+          let cells = item.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+          if cells.allSatisfy({ $0.allSatisfy { "-: ".contains($0) } }) { continue }
+          let share = max(8, textColumns / max(1, cells.count) - 2)
+          let rows = cells.map { wrapped($0, columns: share) }.max() ?? 1
+          height += rows * textLine + 13 / 28.35
+        } else {
+          let isList = item.hasPrefix("- ") || item.hasPrefix("* ") || item.first?.isNumber == true
+          height += wrapped(item, columns: isList ? listColumns : textColumns) * textLine
+        }
+      }
+      height += blockGap
+      paragraph = []
+    }
+
+    for line in slide.lines {
+      if line.hasPrefix("```") {
+        if inCode {
+          height += Double(codeLines) * codeLine + codeBlockExtra
+          codeLines = 0
+        } else {
+          endParagraph()
+        }
+        inCode.toggle()
+        continue
+      }
+      if inCode {
+        codeLines += 1
+        if line.count > codeColumns { wide.append(line) }
+        continue
+      }
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.isEmpty {
+        endParagraph()
+      } else if trimmed.hasPrefix("#") {
+        endParagraph()
+        height += heading(level: trimmed.prefix { $0 == "#" }.count)
+      } else {
+        paragraph.append(line)
+      }
+    }
+    endParagraph()
+    // The first element has no margin above, the last none below.
+    let first = slide.lines.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+    height -= blockGap + (first.hasPrefix("#") ? 24 / 28.35 : 0)
+    return (height, wide)
+  }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import WorkshopSupport
+
+/// Every slide fits one 16:9 slide of Marp's default theme, read at the back of a room. The
+/// limits, and the theme's numbers they come from, are in `SlideFit`; the facilitator guide
+/// explains them.
+@Suite("Slides fit a 16:9 screen")
+struct SlideFitTests {
+  /// The decks: Markdown files under `slides/` whose front matter says `marp: true`.
+  static let decks: [String] = DocsTests.documents.filter {
+    $0.hasPrefix("slides/") && DocsTests.read($0).hasPrefix("---\nmarp: true")
+  }
+
+  @Test("Every deck's slides fit the screen", arguments: decks)
+  func slidesFit(_ deck: String) {
+    var problems: [String] = []
+    for slide in SlideFit.slides(in: DocsTests.read(deck)) {
+      let (height, wide) = SlideFit.measure(slide)
+      let place = "\(deck):\(slide.line) \(slide.title)"
+      if height > SlideFit.budget {
+        problems.append(
+          "\(place): fills \(String(format: "%.1f", height)) lines of code's height; a slide "
+            + "holds \(SlideFit.budget)")
+      }
+      for line in wide {
+        problems.append(
+          "\(place): a code line of \(line.count) columns (at most \(SlideFit.codeColumns)): \(line)"
+        )
+      }
+    }
+    #expect(
+      problems.isEmpty,
+      Comment(
+        rawValue: """
+          \(problems.count) slide problem(s):
+          \(problems.joined(separator: "\n"))
+          Rule: a slide is one 16:9 screen of Marp's default theme; what does not fit is cut off \
+          or shrunk past reading (limits and their sources: Tests/DocsTests/SlideFit.swift, and \
+          the facilitator guide's "Presenting"). Fix: split the slide, or move detail into the \
+          presenter notes (an HTML comment).
+          """))
+  }
+
+  @Test("The estimate counts what a slide shows")
+  func estimate() {
+    let deck = """
+      ---
+      marp: true
+      ---
+
+      # Title
+
+      <!-- A note, not on the slide.
+      Two lines long. -->
+
+      ---
+
+      ## Code
+
+      ```swift
+      \(String(repeating: "x", count: 74))
+      ```
+      """
+    let slides = SlideFit.slides(in: deck)
+    #expect(slides.map(\.title) == ["# Title", "## Code"])
+    #expect(slides.map(\.line) == [5, 11])
+    #expect(slides[0].lines.allSatisfy { !$0.contains("note") })
+    let (height, wide) = SlideFit.measure(slides[1])
+    #expect(wide.count == 1)
+    #expect(height > 3 && height < 6)
+    let full = SlideFit.Slide(
+      line: 1, title: "## Full",
+      lines: ["## Full", "```text"] + Array(repeating: "x", count: 18) + ["```"])
+    #expect(SlideFit.measure(full).height > SlideFit.budget)
+  }
+}
