@@ -38,15 +38,20 @@ struct CheckNameTests {
     for deck in DocsTests.documents where deck.hasPrefix("slides/0") && !deck.hasPrefix("slides/00")
     {
       let step = "Step\(deck.dropFirst("slides/0".count).prefix(1))"
-      let text = DocsTests.read(deck)
-      guard let heading = text.range(of: "## What the checks verify") else {
+      // The table may run over several slides, each headed "## What the checks verify…".
+      let sections = DocsTests.read(deck).components(separatedBy: "\n## What the checks verify")
+        .dropFirst()
+      guard !sections.isEmpty else {
         Issue.record("\(deck) has no section 'What the checks verify'")
         continue
       }
-      let rows = text[heading.upperBound...].split(separator: "\n").drop { !$0.hasPrefix("|") }
-        .prefix { $0.hasPrefix("|") }.dropFirst(2)
-      let listed = Set(
-        rows.compactMap { $0.split(separator: "|").first?.trimmingCharacters(in: .whitespaces) })
+      var listed: Set<String> = []
+      for section in sections {
+        let rows = section.split(separator: "\n").drop { !$0.hasPrefix("|") }
+          .prefix { $0.hasPrefix("|") }.dropFirst(2)
+        listed.formUnion(
+          rows.compactMap { $0.split(separator: "|").first?.trimmingCharacters(in: .whitespaces) })
+      }
       let expected = Self.checks[step, default: []]
       let listsTheChecks = listed == expected
       #expect(
