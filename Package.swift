@@ -17,15 +17,26 @@ func step(_ number: Int, _ folder: String, hasProbes: Bool = false) -> [Target] 
       name: "\(name)Tests",
       dependencies: [
         .target(name: name), .target(name: "\(name)Solution"), "ManagedObjectCore",
-        "WorkshopSupport",
+        "WorkshopSupport", "WorkshopEnvironment",
       ],
       path: "Tests/\(name)Tests", exclude: hasProbes ? ["Probes"] : []),
   ]
 }
 
+/// The steps, in order: number, folder, and whether the step's tests have compile probes. Adding
+/// a step starts here; `Tests/ADDING-A-STEP.md` lists the other files.
+let steps: [(number: Int, folder: String, hasProbes: Bool)] = [
+  (1, "Step1-UnsafeController", true),
+  (2, "Step2-ObjectIDRefetch", false),
+  (3, "Step3-GlobalActor", true),
+  (4, "Step4-CustomExecutor", false),
+  (5, "Step5-ReadWriteScheduler", true),
+  (6, "Step6-ModelActor", true),
+]
+
 /// The step modules, starters and solutions, which DriftTests compares.
-let stepModules: [Target.Dependency] = (1...6).flatMap { number -> [Target.Dependency] in
-  [.target(name: "Step\(number)"), .target(name: "Step\(number)Solution")]
+let stepModules: [Target.Dependency] = steps.flatMap { step -> [Target.Dependency] in
+  [.target(name: "Step\(step.number)"), .target(name: "Step\(step.number)Solution")]
 }
 
 let package = Package(
@@ -38,17 +49,22 @@ let package = Package(
     .target(name: "ManagedObjectCore", path: "Steps/Core", exclude: ["CONCURRENCY.md"]),
     // Shared by the test targets: the exam harness, teaching expectations, bounded waits.
     .target(
-      name: "WorkshopSupport", dependencies: ["ManagedObjectCore"], path: "Tests/WorkshopSupport"),
+      name: "WorkshopSupport", dependencies: ["ManagedObjectCore", "WorkshopEnvironment"],
+      path: "Tests/WorkshopSupport"),
+    // Every WORKSHOP_* variable, read in one place (Foundation only: the runner uses it too).
+    .target(name: "WorkshopEnvironment", path: "Tests/WorkshopEnvironment"),
     .testTarget(
       name: "CoreTests",
-      dependencies: ["ManagedObjectCore", "WorkshopSupport"],
+      dependencies: ["ManagedObjectCore", "WorkshopSupport", "WorkshopEnvironment"],
       path: "Tests/CoreTests"
     ),
     .testTarget(
       name: "HarnessTests", dependencies: ["ManagedObjectCore", "WorkshopSupport"],
       path: "Tests/HarnessTests"),
     // The README, the slides and the hints against the repository's code.
-    .testTarget(name: "DocsTests", dependencies: ["WorkshopSupport"], path: "Tests/DocsTests"),
+    .testTarget(
+      name: "DocsTests", dependencies: ["WorkshopSupport", "WorkshopEnvironment"],
+      path: "Tests/DocsTests"),
     // Each starter against its solution: one public API, differences only where the step
     // teaches. It reads the step modules' interfaces, so it depends on all of them.
     .testTarget(
@@ -58,18 +74,14 @@ let package = Package(
     // The workshop runner, `swift run workshop`: runs the steps' checks through `swift test` and
     // summarizes them. Foundation only. It lives under Tests/ with the rest of the workshop's tooling,
     // because the top level of the layout is fixed.
-    .executableTarget(name: "workshop", path: "Tests/WorkshopRunner"),
+    .executableTarget(
+      name: "workshop", dependencies: ["WorkshopEnvironment"], path: "Tests/WorkshopRunner"),
     // The runner's parsing and state, on captured output (never a nested `swift test`).
     .testTarget(
       name: "WorkshopRunnerTests", dependencies: ["workshop", "WorkshopSupport"],
       path: "Tests/WorkshopRunnerTests",
       exclude: ["Fixtures"]),
   ]
-    + step(1, "Step1-UnsafeController", hasProbes: true)
-    + step(2, "Step2-ObjectIDRefetch")
-    + step(3, "Step3-GlobalActor", hasProbes: true)
-    + step(4, "Step4-CustomExecutor")
-    + step(5, "Step5-ReadWriteScheduler", hasProbes: true)
-    + step(6, "Step6-ModelActor", hasProbes: true),
+    + steps.flatMap { step($0.number, $0.folder, hasProbes: $0.hasProbes) },
   swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import ManagedObjectCore
 import Testing
+import WorkshopEnvironment
 
 #if canImport(Darwin)
   import Darwin
@@ -14,7 +15,7 @@ import Testing
 @Suite(
   "Benchmarks (WORKSHOP_BENCH=1, release)",
   .serialized,
-  .enabled(if: ProcessInfo.processInfo.environment["WORKSHOP_BENCH"] == "1")
+  .enabled(if: WorkshopEnvironment.isOn(WorkshopEnvironment.bench))
 )
 struct Benchmarks {
   private static let clock = ContinuousClock()

@@ -8,7 +8,10 @@ import WorkshopSupport
 struct DocsTests {
   /// Every Markdown file an attendee or a facilitator reads.
   static let documents: [String] = {
-    var paths = ["README.md", "Steps/Core/CONCURRENCY.md"]
+    var paths = [
+      "README.md", "Steps/Core/CONCURRENCY.md", "Tests/ADDING-A-STEP.md",
+      "Tests/WrongAnswers/README.md",
+    ]
     paths += ((try? Repository.names(in: "slides", ending: ".md")) ?? []).map { "slides/\($0)" }
     for folder in (try? Repository.names(in: "Steps", ending: "")) ?? [] {
       let hints = "Steps/\(folder)/HINTS.md"

@@ -64,7 +64,7 @@ struct SlideFitTests {
       """
     let slides = SlideFit.slides(in: deck)
     #expect(slides.map(\.title) == ["# Title", "## Code"])
-    #expect(slides.map(\.line) == [5, 11])
+    #expect(slides.map(\.line) == [5, 12])
     #expect(slides[0].lines.allSatisfy { !$0.contains("note") })
     let (height, wide) = SlideFit.measure(slides[1])
     #expect(wide.count == 1)

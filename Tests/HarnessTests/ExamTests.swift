@@ -146,12 +146,12 @@ struct ExamTests {
     let lesson = Self.step.lesson(rule: "r", hint: "h", read: "the-plan-of-the-day")
     #expect(lesson.slide == "slides/00-introduction.md#the-plan-of-the-day")
     #expect(lesson.text == "Rule: r\nHint: h\nRead: slides/00-introduction.md#the-plan-of-the-day")
-    let numbered = ExamStep("Step5", deck: "slides/05.md", likelyCauseOfHang: "")
-      .lesson(rule: "r", hint: "h", read: "a")
+    let numbered = ExamStep("Step5", deck: "slides/00-introduction.md", likelyCauseOfHang: "")
+      .lesson(rule: "r", hint: "h", read: "the-plan-of-the-day")
     #expect(
       numbered.text
-        == "Rule: r\nHint: h More, a level at a time: swift run workshop hint 5\nRead: slides/05.md#a"
-    )
+        == "Rule: r\nHint: h More, a level at a time: swift run workshop hint 5\n"
+        + "Read: slides/00-introduction.md#the-plan-of-the-day")
   }
 
   @Test("a stretch task: required of the starter and the solution in verify mode, optional to you")

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopEnvironment
 
 /// `workshop check N [--both]`: the step's checks, then one summary.
 enum CheckCommand {
@@ -13,9 +14,7 @@ enum CheckCommand {
     let run = try Checks.test(
       step, both: both, in: workspace, label: "Running Step \(step.number)'s checks… ")
     Console.say("done (\(Checks.seconds(since: started))).\n")
-    let only = ProcessInfo.processInfo.environment["WORKSHOP_CHECK"].flatMap {
-      $0.isEmpty ? nil : $0
-    }
+    let only = WorkshopEnvironment.value(WorkshopEnvironment.check)
     let report = try StepReport(step: step, run: run, only: only)
     Console.say(Summary(report, both: both).text)
     return report.isDone ? 0 : 1

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopEnvironment
 
 /// Running the checks: one build, then `swift test` for a step, with progress as it goes.
 /// `swift test --filter StepN` does the same, with every detail; the runner only reads it.
@@ -25,8 +26,8 @@ package enum Checks {
   ) throws -> TestRunOutput {
     var environment = ProcessInfo.processInfo.environment
     // What attendees see: verify mode is for CI.
-    environment["WORKSHOP_VERIFY"] = nil
-    environment["WORKSHOP_SIDE"] = both ? nil : "yours"
+    environment[WorkshopEnvironment.verify.name] = nil
+    environment[WorkshopEnvironment.side.name] = both ? nil : "yours"
     Console.say(label, terminator: "")
     var results = 0
     let result = try Shell.run(

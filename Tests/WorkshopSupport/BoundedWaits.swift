@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import WorkshopEnvironment
 
 // Tools for forcing interleavings without sleeps and without ever hanging the test process (the
 // one sleep, in `eventually`, is a bounded wait's poll interval, and provokes nothing).
@@ -15,7 +16,7 @@ public let defaultWaitTimeout: Duration = .seconds(10)
 /// keep a wrong implementation from hanging the run (`withTimeout`, `finishes`, `eventually` and
 /// the watchdog), never the short waits whose expiry is itself the observation.
 public let timeScale: Double = {
-  let value = ProcessInfo.processInfo.environment["WORKSHOP_TIME_SCALE"].flatMap(Double.init)
+  let value = WorkshopEnvironment.value(WorkshopEnvironment.timeScale).flatMap(Double.init)
   return max(value ?? 1, 1)
 }()
 

@@ -2,6 +2,7 @@ import Foundation
 import ManagedObjectCore
 import Synchronization
 import Testing
+import WorkshopEnvironment
 
 // The exam pattern
 // ================
@@ -49,7 +50,7 @@ public enum ExamSide: String, Sendable, CaseIterable, Codable {
   /// in CI sets `WORKSHOP_SIDE=solution`, because the starters race on purpose; an attendee may
   /// set `WORKSHOP_SIDE=yours` to see only their own results.
   public static var selected: [ExamSide] {
-    let named = ProcessInfo.processInfo.environment["WORKSHOP_SIDE"] ?? ""
+    let named = WorkshopEnvironment.value(WorkshopEnvironment.side) ?? ""
     return allCases.filter { named.isEmpty || $0.rawValue == named }
   }
 
@@ -129,7 +130,7 @@ public struct ExamCheck: Sendable {
 
 /// True when the run checks the untouched starters and the solutions (`WORKSHOP_VERIFY=1`).
 public var isVerifyMode: Bool {
-  ProcessInfo.processInfo.environment["WORKSHOP_VERIFY"] == "1"
+  WorkshopEnvironment.isOn(WorkshopEnvironment.verify)
 }
 
 /// Counts the failures an exam's helpers record, for its scoreboard line.
@@ -160,10 +161,9 @@ public func exam(
   sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () async throws -> Void
 ) async {
-  let environment = ProcessInfo.processInfo.environment
   await runExam(
     side, check, subject: subject, verify: isVerifyMode,
-    only: environment["WORKSHOP_CHECK"].flatMap { $0.isEmpty ? nil : $0 },
+    only: WorkshopEnvironment.value(WorkshopEnvironment.check),
     isolation: isolation, sourceLocation: sourceLocation, report: { print($0) }, body)
 }
 

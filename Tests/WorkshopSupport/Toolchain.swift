@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopEnvironment
 
 /// The toolchain that built the tests: where its tools are, where the build put its modules, and
 /// how to run a tool so that it leaves nothing behind.
@@ -26,7 +27,9 @@ public enum Toolchain {
   /// `WORKSHOP_SWIFTC`, else `xcrun --find swiftc` on macOS, else `swiftc` on the `PATH`.
   public static func swiftc() throws -> URL {
     let environment = ProcessInfo.processInfo.environment
-    if let explicit = environment["WORKSHOP_SWIFTC"] { return URL(fileURLWithPath: explicit) }
+    if let explicit = WorkshopEnvironment.value(WorkshopEnvironment.swiftc) {
+      return URL(fileURLWithPath: explicit)
+    }
     #if os(macOS)
       if let path = try? xcrun(["--find", "swiftc"]) { return URL(fileURLWithPath: path) }
     #endif

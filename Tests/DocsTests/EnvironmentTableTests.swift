@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import WorkshopEnvironment
+import WorkshopSupport
+
+/// One list of the `WORKSHOP_*` variables: `WorkshopEnvironment` reads them, the README's table
+/// says what each does, and nothing else reads or names another.
+@Suite("Docs list the workshop's environment variables")
+struct EnvironmentTableTests {
+  @Test("The README's table gives every variable, as WorkshopEnvironment says it")
+  func readmeTable() {
+    let rows = DocsTests.read("README.md").split(separator: "\n").filter {
+      $0.hasPrefix("| `WORKSHOP_")
+    }
+    let expected = WorkshopEnvironment.all.map {
+      "| `\($0.name)=\($0.example)` | \($0.meaning) |"
+    }
+    #expect(
+      rows.map(String.init) == expected,
+      """
+      The README's table of environment variables must be, in this order:
+      \(expected.joined(separator: "\n"))
+      Rule: every WORKSHOP_* variable is read in Tests/WorkshopEnvironment and described once.
+      """)
+  }
+
+  @Test("No source reads a WORKSHOP_ variable but WorkshopEnvironment, and no doc names another")
+  func oneReader() {
+    let known = Set(WorkshopEnvironment.all.map(\.name))
+    let name = #/WORKSHOP_[A-Z_]+/#
+    var problems: [String] = []
+    for file in ["Steps", "Solutions", "Tests"].flatMap(DocsTests.swiftFiles(under:))
+    where !file.hasPrefix("Tests/WorkshopEnvironment/") {
+      let text = DocsTests.read(file)
+      if text.contains("environment[\"WORKSHOP_") {
+        problems.append("\(file) reads a WORKSHOP_ variable itself: use WorkshopEnvironment")
+      }
+      for match in text.matches(of: name) where !known.contains(String(match.output)) {
+        problems.append("\(file) names \(match.output), which WorkshopEnvironment does not know")
+      }
+    }
+    for document in DocsTests.documents + [".ci/run", ".ci/flakiness", ".ci/wrong-answers"] {
+      for match in DocsTests.read(document).matches(of: name)
+      where !known.contains(String(match.output)) {
+        problems.append(
+          "\(document) names \(match.output), which WorkshopEnvironment does not know")
+      }
+    }
+    #expect(problems.isEmpty, Comment(rawValue: problems.joined(separator: "\n")))
+  }
+}

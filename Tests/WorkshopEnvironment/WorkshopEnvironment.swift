@@ -1,0 +1,57 @@
+import Foundation
+
+/// Every `WORKSHOP_*` environment variable the workshop reads, read here and nowhere else, so that
+/// one list says what each does. The README's table is checked against `all` (DocsTests).
+public enum WorkshopEnvironment {
+  /// One variable: its name, who sets it, and what it changes.
+  public struct Variable: Sendable, Equatable {
+    public let name: String
+    /// An example value, as the README shows it.
+    public let example: String
+    public let meaning: String
+  }
+
+  public static let verify = Variable(
+    name: "WORKSHOP_VERIFY", example: "1",
+    meaning:
+      "The project's test command: every untouched starter must fail exactly its lessons and "
+      + "every solution must pass (CI, maintainers).")
+  public static let side = Variable(
+    name: "WORKSHOP_SIDE", example: "yours",
+    meaning:
+      "Run one side only: `yours` (the starter you edit) or `solution`. The sanitizer runs in CI "
+      + "set `solution`, because the starters race on purpose.")
+  public static let check = Variable(
+    name: "WORKSHOP_CHECK", example: "\"two model actors run at the same time\"",
+    meaning:
+      "Run one check only, by its exact name; the others end at once (the wrong-answer gate, "
+      + "and `swift run workshop check`).")
+  public static let timeScale = Variable(
+    name: "WORKSHOP_TIME_SCALE", example: "4",
+    meaning:
+      "Stretch the deadlines that only keep a wrong answer from hanging the run (bounded waits, "
+      + "the watchdog) on a slow or loaded machine; 1 by default. The sanitizer runs set 4.")
+  public static let swiftc = Variable(
+    name: "WORKSHOP_SWIFTC", example: "/usr/bin/swiftc",
+    meaning:
+      "The compiler the compile probes use, when the one found (`xcrun` on macOS, else `swiftc` "
+      + "on the PATH) is not the one that built the package.")
+  public static let bench = Variable(
+    name: "WORKSHOP_BENCH", example: "1",
+    meaning:
+      "Run the benchmarks, which are off by default (measurements, not checks; use `-c release`).")
+
+  /// Every variable, in the order the README lists them.
+  public static let all = [verify, side, check, timeScale, swiftc, bench]
+
+  /// The variable's value in this process, nil when it is not set or empty.
+  public static func value(_ variable: Variable) -> String? {
+    guard let value = ProcessInfo.processInfo.environment[variable.name], !value.isEmpty else {
+      return nil
+    }
+    return value
+  }
+
+  /// True when the variable is set to `1`.
+  public static func isOn(_ variable: Variable) -> Bool { value(variable) == "1" }
+}
