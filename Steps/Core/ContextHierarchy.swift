@@ -132,6 +132,9 @@ extension ContextCore {
 struct RowProbe<Entity: ManagedObject> {
   let core: ContextCore
   private var scratch: [ObjectIdentifier: ManagedObject] = [:]
+  /// The predicate compiled over rows' values: not tried yet (nil), or the closure (nil inside
+  /// when the predicate has a shape that does not compile).
+  private var compiled: (((RowValues) -> Bool?)?)?
 
   init(core: ContextCore) {
     self.core = core
@@ -141,6 +144,7 @@ struct RowProbe<Entity: ManagedObject> {
     _ row: SourceRow, _ predicate: Predicate<Entity>?
   ) throws(PersistenceError) -> Bool {
     guard let predicate else { return true }
+    if let compiled, let compiled, let result = compiled(row.values) { return result }
     let key = ObjectIdentifier(row.entity)
     let probe =
       scratch[key] ?? row.entity.init(ObjectRegistration(core: core, id: row.id, isInserted: false))
@@ -148,6 +152,10 @@ struct RowProbe<Entity: ManagedObject> {
     probe.id = row.id
     probe.load(row: row.values, version: row.version)
     probe.lifecycle = .scratch
+    if compiled == nil {
+      compiled = .some(PredicateCompiler(probe: probe).compile(predicate))
+      if let compiled, let compiled, let result = compiled(row.values) { return result }
+    }
     do {
       return try predicate.evaluate(probe as! Entity)
     } catch {

@@ -35,6 +35,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   var version = 0
   /// Set while the object is a fault: its values wait in the batch it was fetched in.
   var fault: FaultBatch?
+  /// Set on a fetch's scratch object while the fetch compiles its predicate (CompiledPredicate).
+  var compiler: PredicateCompiler?
 
   /// Used by the core to create objects; call ``init(context:)`` instead.
   public required init(_ registration: ObjectRegistration) {

@@ -45,7 +45,11 @@ public struct Attribute<Value: AttributeValue> {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Entity, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Entity, Attribute<Value>>
   ) -> Value {
-    get { object.readAttribute(storageKeyPath) }
+    get {
+      // A fetch compiling its predicate asks which attribute this key path is.
+      object.compiler?.saw(wrappedKeyPath, attribute: object.property(storageKeyPath).name)
+      return object.readAttribute(storageKeyPath)
+    }
     set { object.writeAttribute(newValue, storageKeyPath) }
   }
 }
@@ -94,7 +98,10 @@ public struct Relationship<Value: RelationshipValue> {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Entity, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Entity, Relationship<Value>>
   ) -> Value {
-    get { Value(_objects: object.readRelationship(storageKeyPath)) }
+    get {
+      object.compiler?.saw(wrappedKeyPath, attribute: nil)
+      return Value(_objects: object.readRelationship(storageKeyPath))
+    }
     set { object.writeRelationship(newValue._objects, storageKeyPath) }
   }
 }

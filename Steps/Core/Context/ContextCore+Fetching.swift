@@ -37,8 +37,10 @@ extension ContextCore {
     var result: [Candidate] = []
     var probe = RowProbe<Entity>(core: self)
     let pending = request.includesPendingChanges
+    // A fresh context has nothing registered: no need to look each row up.
+    let anyRegistered = !state.registered.isEmpty
     for row in sourceRows(of: Entity.self) {
-      guard let object = state.registered[state.resolve(row.id)] else {
+      guard anyRegistered, let object = state.registered[state.resolve(row.id)] else {
         if try probe.matches(row, request.predicate) { result.append(.row(row)) }
         continue
       }

@@ -25,7 +25,8 @@ final class ContextState {
   }
 
   func resolve(_ id: ManagedObjectID) -> ManagedObjectID {
-    aliases[id] ?? id
+    // Hashing costs more than the check, and most contexts have no aliases.
+    aliases.isEmpty ? id : aliases[id] ?? id
   }
 }
 
