@@ -76,14 +76,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
   }
 
+  // The state flags below are checked like any access, but asking does not fire a fault: Apple's
+  // Core Data Performance guide ("Faulting Behavior") lists isInserted, isUpdated, isDeleted and
+  // isFault among what is safe to ask a fault; hasChanges is what the first three add up to.
+
   /// True while the object is inserted and not yet saved.
   public var isInserted: Bool {
-    core.access(.inspectChanges, object: self) { _ in lifecycle == .inserted }
+    core.access(.inspectChanges, object: self, firingFault: false) { _ in lifecycle == .inserted }
   }
 
   /// True while the object's deletion is pending.
   public var isDeleted: Bool {
-    core.access(.inspectChanges, object: self) { _ in
+    core.access(.inspectChanges, object: self, firingFault: false) { _ in
       if case .deleted = lifecycle { return true }
       return false
     }
@@ -92,7 +96,6 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   /// True until the object's values are loaded: objects fetched with a `fetchBatchSize` load a
   /// batch at a time, on first use of any of them.
   public var isFault: Bool {
-    // Checked like any access, but asking does not load the values.
     core.access(.inspectChanges, object: self, firingFault: false) { _ in fault != nil }
   }
 
@@ -100,7 +103,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   /// save, even to the value it had. Core Data's flag works the same way; ``changedValues()``
   /// tells which values differ.
   public var hasChanges: Bool {
-    core.access(.inspectChanges, object: self) { state in
+    core.access(.inspectChanges, object: self, firingFault: false) { state in
       lifecycle == .persisted ? state.touched.contains(id) : hasPendingChanges
     }
   }

@@ -23,6 +23,26 @@ struct LookupAndMergeTests {
     }
   }
 
+  @Test("Asking a fault whether it is inserted, deleted or changed does not fire it")
+  func stateFlagsLeaveFaults() async throws {
+    // Apple, Core Data Performance, "Faulting Behavior": isInserted, isUpdated, isDeleted and
+    // isFault may be asked of a fault without firing it.
+    let container = makeContainer()
+    let id = try await Self.savedBook(in: container)
+    let context = container.newBackgroundContext()
+    let (flags, stillFault, title, loaded) = await context.perform {
+      let fault = context.object(with: id)
+      let flags = [fault.isInserted, fault.isDeleted, fault.hasChanges]
+      let stillFault = fault.isFault
+      let title = (fault as? Book)?.title
+      return (flags, stillFault, title, !fault.isFault)
+    }
+    #expect(flags == [false, false, false])
+    #expect(stillFault, "asking the flags loaded the object's values")
+    #expect(title == "Dune" && loaded, "reading an attribute fires the fault")
+    #expect(container.violations.isEmpty, "\(container.violations)")
+  }
+
   @Test(
     "registeredObject(for:) never fetches; object(with:) gives a fault; both find registered ones")
   func lookups() async throws {
