@@ -40,4 +40,16 @@ nonisolated public final class CoreDataController: @unchecked Sendable {
   public func name() async -> String? {
     await moc.perform { self.entity?.name }
   }
+
+  /// Deletes the entity and saves; afterwards `name()` is nil. Before `configure()`, it does
+  /// nothing.
+  public func delete() async throws {
+    try await moc.perform {
+      guard let entity = self.entity else { return }
+      self.moc.delete(entity)
+      try self.moc.save()
+      // Saved, the object is invalidated: nobody may read it again.
+      self.entity = nil
+    }
+  }
 }

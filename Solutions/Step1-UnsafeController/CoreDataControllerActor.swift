@@ -30,7 +30,8 @@ public actor CoreDataControllerActor {
     guard let entityID else { return }  // actor state, read on the actor
     try await moc.perform {
       // The same context made it, so the lookup finds the registered object.
-      let entity = try self.moc.existingObject(with: entityID, as: CoreDataEntity.self)
+      let entity = try self.moc.existingObject(
+        with: entityID, as: CoreDataEntity.self)
       entity.name = newName
       try self.moc.save()
     }
@@ -40,7 +41,24 @@ public actor CoreDataControllerActor {
   public func name() async -> String? {
     guard let entityID else { return nil }
     return await moc.perform {
-      try? self.moc.existingObject(with: entityID, as: CoreDataEntity.self).name
+      let entity = try? self.moc.existingObject(
+        with: entityID, as: CoreDataEntity.self)
+      return entity?.name
     }
+  }
+
+  /// Deletes the entity and saves; afterwards `name()` is nil. Before `configure()`, it does
+  /// nothing.
+  public func delete() async throws {
+    guard let entityID else { return }
+    try await moc.perform {
+      let entity = try self.moc.existingObject(
+        with: entityID, as: CoreDataEntity.self)
+      self.moc.delete(entity)
+      try self.moc.save()
+    }
+    // Back on the actor, which is reentrant: forget the ID
+    // unless another call replaced it meanwhile.
+    if self.entityID == entityID { self.entityID = nil }
   }
 }

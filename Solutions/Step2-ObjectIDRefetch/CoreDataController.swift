@@ -60,4 +60,21 @@ public final class CoreDataController: Sendable {
       try moc.existingObject(with: id, as: CoreDataEntity.self).name
     }
   }
+
+  /// Renames every entity in `ids` (IDs handed over by other parts of the app) in one save: if
+  /// one of them cannot be found, the error reaches the caller and no entity is renamed.
+  public func renameAll(_ ids: [ManagedObjectID], to newName: String) async throws {
+    let moc = container.newBackgroundContext()
+    moc.name = "renameAll"
+    moc.mergePolicy = .mergeByPropertyObjectTrump
+    try await moc.perform {
+      for id in ids {
+        // A temporary or deleted ID throws here, before the save:
+        // then nothing of the batch is saved.
+        let entity = try moc.existingObject(with: id, as: CoreDataEntity.self)
+        entity.name = newName
+      }
+      try moc.save()
+    }
+  }
 }

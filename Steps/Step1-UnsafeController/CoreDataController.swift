@@ -20,7 +20,8 @@ nonisolated public final class CoreDataController: @unchecked Sendable {
 
   /// Inserts the entity and saves it.
   public func configure() async throws {
-    // TODO: insert and save inside `try await moc.perform { … }`.
+    // TODO: the insert and its save belong on the context's queue, in one block that this
+    // method awaits, so that it is done (or has thrown) when it returns.
     entity = CoreDataEntity(context: moc)
     try moc.save()
   }
@@ -36,5 +37,13 @@ nonisolated public final class CoreDataController: @unchecked Sendable {
   public func name() async -> String? {
     // TODO: read the attribute inside `perform` too: a read is an access.
     entity?.name
+  }
+
+  /// Deletes the entity and saves; afterwards `name()` is nil. Before `configure()`, it does
+  /// nothing.
+  public func delete() async throws {
+    // TODO: stretch — write it by the same rule: the delete and its save in one awaited block on
+    // the context's queue, and the kept entity forgotten there too (a deleted object must not
+    // be read again).
   }
 }

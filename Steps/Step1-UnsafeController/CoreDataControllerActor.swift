@@ -34,4 +34,11 @@ public actor CoreDataControllerActor {
     // TODO: find the entity and read the attribute inside `moc.perform`.
     entity?.name
   }
+
+  /// Deletes the entity and saves; afterwards `name()` is nil. Before `configure()`, it does
+  /// nothing.
+  public func delete() async throws {
+    // TODO: stretch — the same rule as the other methods: find the entity, delete it and save,
+    // all inside one awaited `moc.perform`; then, back on the actor, forget what it kept.
+  }
 }

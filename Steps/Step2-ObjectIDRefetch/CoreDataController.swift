@@ -65,4 +65,12 @@ public final class CoreDataController: @unchecked Sendable {
       try moc.existingObject(with: id, as: CoreDataEntity.self).name
     }
   }
+
+  /// Renames every entity in `ids` (IDs handed over by other parts of the app) in one save: if
+  /// one of them cannot be found, the error reaches the caller and no entity is renamed.
+  public func renameAll(_ ids: [ManagedObjectID], to newName: String) async throws {
+    // TODO: stretch — one fresh context for the whole batch: inside one `perform`, turn each ID
+    // back into its entity and rename it, then save once. A temporary or deleted ID must throw
+    // the lookup's error before the save, so that nothing of the batch is saved.
+  }
 }

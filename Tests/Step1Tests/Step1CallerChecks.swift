@@ -48,8 +48,9 @@ extension Step1Tests {
         rule: "An async method is done when it returns: its block has run, and the block's "
           + "error reaches the caller. Work left in a `Task { … }` or a fire-and-forget "
           + "`perform` runs on after the return, and its errors go nowhere; `try?` drops them.",
-        hint: "Write `try await moc.perform { … }` with `try self.moc.save()` inside, and no "
-          + "`Task { … }` or `try?` around either.", read: "pitfall-perform-in-an-async-function")
+        hint: "Await the context's block itself: no `Task { … }` around the work, no "
+          + "fire-and-forget `perform`, no `try?` on the save.",
+        read: "pitfall-perform-in-an-async-function")
       let container = PersistentContainer(name: "step1-failed-save")
       let fresh = subject.make(container)
       try Self.keptContext(of: fresh, lesson: lesson).isReadOnly = true
@@ -101,8 +102,8 @@ extension Step1Tests {
             + "free, and the block runs on the context's queue. `performAndWait` (or no "
             + "perform at all) runs the work on the caller's thread, one of the few threads of "
             + "the cooperative pool, and blocks it while the context is busy.",
-          hint: "Write `try await moc.perform { … }`, not `moc.performAndWait { … }`, in "
-            + "async methods.", read: "pitfalls"))
+          hint: "In an async method, await the context's asynchronous `perform`: "
+            + "`performAndWait` is for synchronous code.", read: "pitfalls"))
     }
   }
 
@@ -132,8 +133,8 @@ extension Step1Tests {
         rule: "A managed object is not Sendable: an actor cannot hand it to a perform block, "
           + "and `nonisolated(unsafe)` only hides that from the compiler. Its ManagedObjectID "
           + "is Sendable.",
-        hint: "Keep `private var entityID: ManagedObjectID?`, set it after the block, and look "
-          + "the entity up inside each block with `existingObject(with:as:)`.",
+        hint: "Keep in the actor what may cross into a block (the entity's ID, not the "
+          + "entity), and drop the unsafe escape: the compiler was right.",
         read: "pitfall-what-the-compiler-still-lets-through")
       expect(
         kept.isEmpty,

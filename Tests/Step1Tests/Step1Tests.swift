@@ -11,6 +11,7 @@ protocol Controller: Sendable {
   func configure() async throws
   func rename(to newName: String) async throws
   func name() async -> String?
+  func delete() async throws
 }
 
 /// The entity, whichever side declared it.
@@ -70,9 +71,9 @@ struct Step1Tests {
   static let lesson = step.lesson(
     rule: "A context and its managed objects may only be used inside that context's perform "
       + "block. An actor guarantees that one job runs at a time, not on which thread.",
-    hint: "Wrap every use of `moc` and `entity` in `try await moc.perform { … }`. In the actor, "
-      + "the block runs on the context's queue, not on the actor: read actor state before it, "
-      + "store results after it, and keep the entity's objectID, not the entity.", read: "the-rule")
+    hint: "Find every line that touches `moc` or `entity` outside a `perform` block of `moc`: "
+      + "each belongs inside one, awaited. In the actor, the block runs on the context's queue, "
+      + "not on the actor.", read: "the-rule")
 
   static let step = ExamStep(
     "Step1", deck: "slides/01-unsafe-controller.md",
@@ -124,7 +125,7 @@ struct Step1Tests {
         lesson: Self.step.lesson(
           rule: "configure() inserts one entity and saves it; a save is what makes it visible to "
             + "other contexts.",
-          hint: "Keep the `try moc.save()` inside the same perform block as the insert.",
+          hint: "Look for the save on the way into the block: the insert alone is not enough.",
           read: "the-fix"))
     }
   }

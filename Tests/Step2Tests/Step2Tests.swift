@@ -12,6 +12,7 @@ protocol Controller: Sendable {
   var entityID: ManagedObjectID? { get }
   func update(_ newName: String) async throws
   func storedName() async throws -> String
+  func renameAll(_ ids: [ManagedObjectID], to newName: String) async throws
 }
 
 extension Step2.CoreDataController: Controller {}
@@ -23,17 +24,29 @@ struct Subject: Sendable, CustomTestStringConvertible {
   let make: @Sendable (PersistentContainer) -> any Controller
   /// Deletes the saved entity from a context of its own, as another part of an app would.
   let deleteEverywhere: @Sendable (PersistentContainer) async throws -> Void
+  /// The temporary ID of an entity inserted, and never saved, in a context of its own.
+  let unsavedID: @Sendable (PersistentContainer) async -> ManagedObjectID
 
   var testDescription: String { side.rawValue }
 
   static let all: [Subject] = [
     Subject(
       side: .yours, make: Step2.CoreDataController.init,
-      deleteEverywhere: { try await deleteAll(Step2.CoreDataEntity.self, in: $0) }),
+      deleteEverywhere: { try await deleteAll(Step2.CoreDataEntity.self, in: $0) },
+      unsavedID: { await insertUnsaved(Step2.CoreDataEntity.self, in: $0) }),
     Subject(
       side: .solution, make: Step2Solution.CoreDataController.init,
-      deleteEverywhere: { try await deleteAll(Step2Solution.CoreDataEntity.self, in: $0) }),
+      deleteEverywhere: { try await deleteAll(Step2Solution.CoreDataEntity.self, in: $0) },
+      unsavedID: { await insertUnsaved(Step2Solution.CoreDataEntity.self, in: $0) }),
   ].filter(\.side.isSelected)
+
+  private static func insertUnsaved<Entity: ManagedObject>(
+    _ entity: Entity.Type, in container: PersistentContainer
+  ) async -> ManagedObjectID {
+    let other = container.newBackgroundContext()
+    other.name = "unsaved"
+    return await other.perform { other.insertNewObject(of: entity).objectID }
+  }
 
   private static func deleteAll<Entity: ManagedObject>(
     _ entity: Entity.Type, in container: PersistentContainer
@@ -52,9 +65,9 @@ struct Step2Tests {
   static let lesson = step.lesson(
     rule: "A managed object belongs to the context that fetched or made it. Across contexts, "
       + "pass its permanent ManagedObjectID and refetch it inside the other context's perform.",
-    hint: "Keep `entity.objectID` (read after the save) instead of the entity, and in update(_:) "
-      + "write `let entity = try moc.existingObject(with: id, as: CoreDataEntity.self)` inside "
-      + "`moc.perform`.", read: "the-rule")
+    hint: "Ask which context each object belongs to. Keep the entity's permanent ID instead of "
+      + "the entity, and let update(_:) turn the ID back into an object inside its own "
+      + "context's `perform`.", read: "the-rule")
 
   static let step = ExamStep(
     "Step2", deck: "slides/02-objectid-refetch.md",
@@ -206,7 +219,8 @@ struct Step2Tests {
         lesson: Self.step.lesson(
           rule: "A missing object is an error to report, not a case to skip: `try?` turns it into "
             + "a silent no-op, which is what the talk's `update(_:)` does.",
-          hint: "Use `try moc.existingObject(with:as:)` and let its PersistenceError propagate.",
+          hint: "Use a lookup by ID that throws when the object is gone, and let its error "
+            + "propagate: no `try?`, no quiet `return`.",
           read: "deleted-objects"))
     }
   }

@@ -19,14 +19,15 @@ struct ThePriceOfIDs {
     let id = try #require(controller.entityID)
 
     let moc = container.newBackgroundContext()
-    let outcome = await moc.perform { () -> Result<Invoice, PersistenceError> in
+    typealias Lookup = Result<Invoice, PersistenceError>
+    let outcome = await moc.perform { () -> Lookup in
       Result { () throws(PersistenceError) in
-        try moc.existingObject(with: id, as: Invoice.self)  // compiles: the ID has no type
+        // Compiles: the ID has no type.
+        try moc.existingObject(with: id, as: Invoice.self)
       }
     }
-    #expect(throws: PersistenceError.entityMismatch(id, expected: "Invoice")) {
-      try outcome.get()
-    }
+    let expected = PersistenceError.entityMismatch(id, expected: "Invoice")
+    #expect(throws: expected) { try outcome.get() }
   }
 
   @Test("Every context refetches its own copy: the ID is a key, not a reference")
@@ -38,8 +39,12 @@ struct ThePriceOfIDs {
 
     let first = container.newBackgroundContext()
     let second = container.newBackgroundContext()
-    let a = try await first.perform { ObjectIdentifier(try first.existingObject(with: id)) }
-    let b = try await second.perform { ObjectIdentifier(try second.existingObject(with: id)) }
+    let a = try await first.perform {
+      ObjectIdentifier(try first.existingObject(with: id))
+    }
+    let b = try await second.perform {
+      ObjectIdentifier(try second.existingObject(with: id))
+    }
     #expect(a != b, "two contexts, two materialized copies of one row")
   }
 }

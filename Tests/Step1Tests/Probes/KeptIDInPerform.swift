@@ -25,7 +25,9 @@ actor Controller {
     guard let entityID else { return }
     let moc = self.moc
     try await moc.perform {
-      try moc.existingObject(with: entityID, as: CoreDataEntity.self).name = newName
+      let entity = try moc.existingObject(
+        with: entityID, as: CoreDataEntity.self)
+      entity.name = newName
       try moc.save()
     }
   }

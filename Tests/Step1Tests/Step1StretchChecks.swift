@@ -1,0 +1,78 @@
+import ManagedObjectCore
+import Testing
+import WorkshopSupport
+
+/// The stretch task: `delete()`, a further operation under the same rule, in both shapes. The
+/// untouched starter leaves it empty, so the entities stay in the store.
+extension Step1Tests {
+  static let deleteLesson = Self.step.lesson(
+    rule: "A delete is a use of the context like an insert: it and its save run inside one "
+      + "awaited perform block. Once the deletion is saved, the object is invalidated: "
+      + "nothing may keep it and read it again.",
+    hint: "Write delete() the way configure() works now, in both shapes, and ask what each "
+      + "shape still keeps once the entity is gone.", read: "stretch-task")
+
+  static let deleteCheck = Self.step.check(
+    "delete() from many concurrent tasks records no violation and empties the store", .stretch)
+
+  /// Each task configures a controller of its own and deletes its entity; afterwards a fresh
+  /// context finds no entity, every controller's `name()` is nil and `rename(to:)` does nothing.
+  @Test(
+    "delete() from many concurrent tasks records no violation and empties the store",
+    arguments: Subject.all)
+  func deleteFromManyTasks(_ subject: Subject) async {
+    await exam(subject.side, Self.deleteCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step1-delete")
+      let controllers = (0..<Self.concurrentCallers).map { _ in subject.make(container) }
+      try await concurrently(controllers.count, "configure() then delete() calls") { index in
+        try await controllers[index].configure()
+        try await controllers[index].delete()
+      }
+      var named: [String] = []
+      var renames: [String] = []
+      for controller in controllers {
+        if let name = await controller.name() { named.append(name) }
+        let rename = await Self.outcome { try await controller.rename(to: "after delete()") }
+        if rename.text != "returned normally" { renames.append(rename.text) }
+      }
+      expectNoViolations(
+        container.violations,
+        while: "configure(), delete(), then name() and rename(to:) ran for "
+          + "\(controllers.count) controllers in concurrent tasks",
+        lesson: Self.deleteLesson)
+      let stored = try await subject.storedNames(in: container)
+      expect(
+        stored.isEmpty && named.isEmpty && renames.isEmpty,
+        observed: "after \(controllers.count) configure() and delete() calls a fresh context "
+          + "counts \(stored.count) entities; \(named.count) controller(s) still report a "
+          + "name; rename(to:) afterwards "
+          + (renames.isEmpty ? "returned normally" : renames.first!),
+        lesson: Self.deleteLesson)
+    }
+  }
+
+  static let failedDeleteCheck = Self.step.check(
+    "a save that fails inside delete() reaches the caller", .stretch)
+
+  /// As for configure() and rename(to:): the context made read-only, delete()'s save must throw
+  /// to the caller, not be left in a `Task`, a fire-and-forget `perform` or a `try?`.
+  @Test("a save that fails inside delete() reaches the caller", arguments: Subject.all)
+  func failedDeleteReachesTheCaller(_ subject: Subject) async {
+    await exam(subject.side, Self.failedDeleteCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step1-failed-delete")
+      let controller = subject.make(container)
+      try await controller.configure()
+      try Self.keptContext(of: controller, lesson: Self.deleteLesson).isReadOnly = true
+      let deleted = await Self.outcome { try await controller.delete() }
+      expect(
+        deleted.refused,
+        observed: "with the controller's context read-only, so that its save throws, "
+          + "delete() \(deleted.text)",
+        lesson: Self.step.lesson(
+          rule: "An async method is done when it returns: its block has run, and the block's "
+            + "error reaches the caller.",
+          hint: "Await the block that deletes and saves; let the save's error through.",
+          read: "stretch-task"))
+    }
+  }
+}
