@@ -10,8 +10,9 @@ import Foundation
 /// - a monospace character is about 0.6 em (14.8 px): 1089 px inside a code block hold 73
 ///   columns; proportional text averages about 0.5 em (14.5 px): 77 characters a line, 73 in a
 ///   list, which indents by 2 em;
-/// - `h1` is 1.6 em, `h2` 1.3 em, `h3` 1.1 em, each at a line height of 1.25 with 24 px above
-///   and 16 px below.
+/// - `h1` is 1.6 em, `h2` 1.3 em, `h3` 1.1 em, each at a line height of 1.25 with 24 px above,
+///   16 px below, and `h1`/`h2` 0.3 em of padding under them;
+/// - a list item after the first adds 0.25 em (`li + li`); a link shows its text, not its URL.
 ///
 /// The unit is one line of code (28.35 px); the slide holds 563 / 28.35 = 19.9 of them. The theme
 /// shrinks an overflowing code block or heading to fit ("auto-scaling"), so an overfull slide does
@@ -28,7 +29,8 @@ struct SlideFit {
   static let blockGap = 16.0 / 28.35
   static func heading(level: Int) -> Double {
     let size = [1: 1.6, 2: 1.3, 3: 1.1][level, default: 1.0] * 29
-    return (size * 1.25 + 24 + 16) / 28.35
+    let padding = level <= 2 ? size * 0.3 : 0
+    return (size * 1.25 + padding + 24 + 16) / 28.35
   }
 
   /// One slide: its first line in the deck, its title, and its Markdown without presenter notes.
@@ -113,6 +115,7 @@ struct SlideFit {
           items[items.count - 1] += " " + trimmed
         }
       }
+      var listItems = 0
       for item in items {
         if item.hasPrefix("|") {
           // A table row: as tall as its longest cell wraps in an equal share of the width.
@@ -123,7 +126,12 @@ struct SlideFit {
           height += rows * textLine + 13 / 28.35
         } else {
           let isList = item.hasPrefix("- ") || item.hasPrefix("* ") || item.first?.isNumber == true
-          height += wrapped(item, columns: isList ? listColumns : textColumns) * textLine
+          let shown = item.replacing(#/\]\([^)]*\)/#, with: "]")
+          height += wrapped(shown, columns: isList ? listColumns : textColumns) * textLine
+          if isList {
+            if listItems > 0 { height += 0.25 * 29 / 28.35 }
+            listItems += 1
+          }
         }
       }
       height += blockGap
