@@ -174,3 +174,38 @@ struct ExamTests {
     }
   }
 }
+
+@Suite("Exam harness — the end-of-run summary")
+struct ExamSummaryTests {
+  @Test("Every result once, ordered by step, check, then yours before the solution")
+  func ordered() {
+    let summary = ExamSummary()
+    #expect(summary.text.isEmpty, "no check ran: no summary")
+    let lines = [
+      ("Step10", "a", "yours", "[Step10] ✔ yours — a"),
+      ("Step2", "b", "solution", "[Step2] ✔ solution — b"),
+      ("Step2", "b", "yours · class", "[Step2] ✘ yours · class — b"),
+      ("Step2", "a", "yours", "[Step2] ✘ yours — a (\(stretchNote))"),
+    ]
+    for (step, check, label, line) in lines {
+      summary.record(
+        step: step, check: check, label: label, line: line, passed: line.contains("✔"))
+    }
+    #expect(
+      summary.text == """
+
+        Step2 — every result, in order:
+          ✘ yours — a (\(stretchNote))
+          ✘ yours · class — b
+          ✔ solution — b
+          Your side: 0 of 2 pass (1 of the others: a stretch task, optional). The failures' \
+        messages are above; `swift run workshop check 2` lists them in this order.
+
+        Step10 — every result, in order:
+          ✔ yours — a
+          Your side: 1 of 1 pass. The failures' messages are above; `swift run workshop check \
+        10` lists them in this order.
+
+        """)
+  }
+}

@@ -164,7 +164,13 @@ public func exam(
   await runExam(
     side, check, subject: subject, verify: isVerifyMode,
     only: WorkshopEnvironment.value(WorkshopEnvironment.check),
-    isolation: isolation, sourceLocation: sourceLocation, report: { print($0) }, body)
+    isolation: isolation, sourceLocation: sourceLocation,
+    report: { line in
+      print(line)
+      ExamSummary.shared.record(
+        step: check.step, check: check.name, label: subject ?? side.rawValue, line: line,
+        passed: line.hasPrefix("[\(check.step)] ✔"))
+    }, body)
 }
 
 /// `exam` with its environment spelled out, so that HarnessTests can check verify mode, the
