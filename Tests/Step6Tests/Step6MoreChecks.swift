@@ -46,7 +46,10 @@ struct LookupAnswers: Codable, Sendable, CustomStringConvertible {
   static func report(for subject: Subject) async {
     var answers: LookupAnswers
     do {
-      answers = try await ask(subject)
+      // Bounded: an executor that never runs a job would leave the child process waiting.
+      answers = try await withTimeout(.seconds(20), "the lookup scenario") {
+        try await ask(subject)
+      }
     } catch {
       answers = LookupAnswers(error: "\(error)")
     }
