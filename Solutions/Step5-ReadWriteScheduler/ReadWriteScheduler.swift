@@ -3,7 +3,10 @@ import Synchronization
 
 /// Thrown when a block calls back into the scheduler that runs it.
 public enum SchedulerError: Error, Equatable {
+  /// A block called back into the scheduler that runs it.
   case reentrantCall
+  /// A caller waited longer than its limit for its turn (`executeWrite(waitingAtMost:_:)`).
+  case timedOut
 }
 
 /// Runs blocks of persistence work, each with a fresh context: reads side by side, writes alone
@@ -84,11 +87,21 @@ nonisolated public final class ReadWriteScheduler: Sendable {
     try await execute(.write, block)
   }
 
+  /// Runs `block` alone, like `executeWrite(_:)`, but waits at most `limit` for its turn: a
+  /// caller still waiting by then throws `SchedulerError.timedOut` and leaves the queue.
+  public func executeWrite<Result: Sendable>(
+    waitingAtMost limit: Duration,
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
+  ) async throws -> Result {
+    try await execute(.write, block, waitingAtMost: limit)
+  }
+
   private func execute<Result: Sendable>(
-    _ access: Access, _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
+    _ access: Access, _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result,
+    waitingAtMost limit: Duration? = nil
   ) async throws -> Result {
     guard Self.running != ObjectIdentifier(self) else { throw SchedulerError.reentrantCall }
-    try await acquire(access)
+    try await acquire(access, waitingAtMost: limit)
     defer { release(access) }
     let context = container.newBackgroundContext()
     context.name = access == .read ? "read" : "write"
@@ -101,15 +114,26 @@ nonisolated public final class ReadWriteScheduler: Sendable {
   }
 
   /// Returns when `access` may start; throws CancellationError if the caller is cancelled
-  /// while it waits, and then leaves the queue.
-  private func acquire(_ access: Access) async throws {
+  /// while it waits, or SchedulerError.timedOut once it has waited `limit`, and then leaves the
+  /// queue.
+  private func acquire(_ access: Access, waitingAtMost limit: Duration? = nil) async throws {
     let id = state.withLock { state in
       state.nextID += 1
       return state.nextID
     }
+    var timer: Task<Void, Never>?
+    defer { timer?.cancel() }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: Continuation) in
-        startOrWait(id: id, access: access, continuation: continuation)
+        let waits = startOrWait(id: id, access: access, continuation: continuation)
+        // Started once the caller is in the queue, so the timer always finds it there, or
+        // finds it gone because it got its turn.
+        if waits, let limit {
+          timer = Task {
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            self.leave(id: id, throwing: SchedulerError.timedOut)
+          }
+        }
       }
     } onCancel: {
       leave(id: id)
@@ -119,7 +143,8 @@ nonisolated public final class ReadWriteScheduler: Sendable {
   private typealias Continuation = CheckedContinuation<Void, any Error>
 
   /// Starts at once if nothing runs in the way and nobody waits ahead; else joins the queue.
-  private func startOrWait(id: UInt64, access: Access, continuation: Continuation) {
+  /// True when the caller waits in the queue.
+  private func startOrWait(id: UInt64, access: Access, continuation: Continuation) -> Bool {
     enum Decision { case start, wait, cancelled }
     let decision = state.withLock { state -> Decision in
       if Task.isCancelled { return .cancelled }
@@ -133,12 +158,14 @@ nonisolated public final class ReadWriteScheduler: Sendable {
     switch decision {
     case .start: continuation.resume()
     case .cancelled: continuation.resume(throwing: CancellationError())
-    case .wait: break
+    case .wait: return true
     }
+    return false
   }
 
-  /// A cancelled caller leaves the queue, which may let the callers behind it start.
-  private func leave(id: UInt64) {
+  /// A cancelled caller, or one that waited too long, leaves the queue with `error`, which may
+  /// let the callers behind it start.
+  private func leave(id: UInt64, throwing error: any Error = CancellationError()) {
     var cancelled: Continuation?
     var admitted: [Continuation] = []
     state.withLock { state in
@@ -146,7 +173,7 @@ nonisolated public final class ReadWriteScheduler: Sendable {
       cancelled = state.waiting.remove(at: index).continuation
       admitted = state.admit()
     }
-    cancelled?.resume(throwing: CancellationError())
+    cancelled?.resume(throwing: error)
     for continuation in admitted { continuation.resume() }
   }
 

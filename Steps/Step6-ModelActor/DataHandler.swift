@@ -9,9 +9,11 @@ public actor DataHandler: ModelActor {
   public nonisolated let modelExecutor: ModelActorExecutor
 
   public init(modelContainer: PersistentContainer) {
-    let context = modelContainer.newBackgroundContext()
-    context.name = "DataHandler"
-    self.modelExecutor = ModelActorExecutor(context: context)
+    // TODO: give this instance a context of its own: a new background context of the container,
+    // named "DataHandler" (violation messages show the name), with an executor on that context
+    // kept in `modelExecutor`. Until then every DataHandler borrows the container's view
+    // context: one context and one queue, the main queue, for all of them.
+    self.modelExecutor = ModelActorExecutor(context: modelContainer.viewContext)
     self.modelContainer = modelContainer
   }
 
@@ -41,6 +43,17 @@ public actor DataHandler: ModelActor {
     guard let note = self[id, as: Note.self] else { return }
     modelContext.delete(note)
     try modelContext.save()
+  }
+
+  /// Copies the note with `id` from `source`, a model actor that may work on another store, into
+  /// this actor's store, and saves; the copy's ID, or nil when `source` has no such note.
+  public func copyNote(_ id: ManagedObjectID, from source: DataHandler) async throws
+    -> ManagedObjectID?
+  {
+    // TODO: stretch — copy the note over. The note itself cannot leave `source`, and its ID finds
+    // nothing in this actor's context when the stores differ: ask `source` for a value, then
+    // make and save a note of this actor's own. Nil when `source` has no such note.
+    nil
   }
 
   /// How many notes the store holds.

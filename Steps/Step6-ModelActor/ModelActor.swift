@@ -13,10 +13,11 @@ public protocol ModelActor: Actor {
 }
 
 extension ModelActor {
-  // TODO: install the executor for every model actor: implement
-  // `public nonisolated var unownedExecutor: UnownedSerialExecutor` here, returning
-  // `modelExecutor.asUnownedSerialExecutor()`. Until then model actors run on the cooperative
-  // pool, like any other actor.
+  // TODO: install each model actor's own executor, here, for every model actor at once: answer
+  // the `Actor` protocol's `unownedExecutor` requirement with the executor that this instance
+  // keeps in `modelExecutor`, never a new or a shared one. The runtime asks for it from any
+  // thread, before it is on the actor. Until then model actors are default actors, run on the
+  // cooperative pool.
 
   /// The actor's own context. Code on the actor may use it directly: it runs on its queue.
   public var modelContext: ManagedObjectContext {
@@ -26,8 +27,9 @@ extension ModelActor {
   /// The object with `id`, typed; nil when it is missing, deleted, of another entity or of
   /// another store. Never traps.
   public subscript<Entity: ManagedObject>(id: ManagedObjectID, as entity: Entity.Type) -> Entity? {
-    // TODO: look the object up in `modelContext` with `existingObject(with:as:)`, and turn its
-    // errors into nil (`try?`): a missing object is an ordinary answer here.
+    // TODO: look the object up in this actor's own context, typed as `entity`. Every failure (a
+    // deleted or missing object, another entity, another store) is an ordinary answer here:
+    // nil, never an error and never a trap.
     nil
   }
 }

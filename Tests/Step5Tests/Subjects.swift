@@ -15,6 +15,10 @@ protocol Scheduler: Sendable {
   func executeWrite<Result: Sendable>(
     _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result
+  func executeWrite<Result: Sendable>(
+    waitingAtMost limit: Duration,
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
+  ) async throws -> Result
 }
 
 extension Scheduler {
@@ -37,6 +41,16 @@ extension Scheduler {
       try await executeWrite(block)
     }
   }
+
+  /// A write that waits at most `limit` for its turn, bounded like ``read(_:)``.
+  func write<Result: Sendable>(
+    waitingAtMost limit: Duration,
+    _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
+  ) async throws -> Result {
+    try await withTimeout(.seconds(20), "a write that waits at most \(limit)") {
+      try await executeWrite(waitingAtMost: limit, block)
+    }
+  }
 }
 
 extension Step5.ReadWriteScheduler: Scheduler {}
@@ -48,17 +62,21 @@ struct Subject: Sendable, CustomTestStringConvertible {
   let make: @Sendable (PersistentContainer) -> any Scheduler
   /// Whether `error` is this side's `SchedulerError.reentrantCall`.
   let isReentrantCall: @Sendable (any Error) -> Bool
+  /// Whether `error` is this side's `SchedulerError.timedOut`.
+  let isTimedOut: @Sendable (any Error) -> Bool
 
   var testDescription: String { side.rawValue }
 
   static let all: [Subject] = [
     Subject(
       side: .yours, module: "Step5", make: { Step5.ReadWriteScheduler(container: $0) },
-      isReentrantCall: { ($0 as? Step5.SchedulerError) == .reentrantCall }),
+      isReentrantCall: { ($0 as? Step5.SchedulerError) == .reentrantCall },
+      isTimedOut: { ($0 as? Step5.SchedulerError) == .timedOut }),
     Subject(
       side: .solution, module: "Step5Solution",
       make: { Step5Solution.ReadWriteScheduler(container: $0) },
-      isReentrantCall: { ($0 as? Step5Solution.SchedulerError) == .reentrantCall }),
+      isReentrantCall: { ($0 as? Step5Solution.SchedulerError) == .reentrantCall },
+      isTimedOut: { ($0 as? Step5Solution.SchedulerError) == .timedOut }),
   ].filter(\.side.isSelected)
 }
 

@@ -46,7 +46,10 @@ struct LookupAnswers: Codable, Sendable, CustomStringConvertible {
   static func report(for subject: Subject) async {
     var answers: LookupAnswers
     do {
-      answers = try await ask(subject)
+      // Bounded: an executor that never runs a job would leave the child process waiting.
+      answers = try await withTimeout(.seconds(20), "the lookup scenario") {
+        try await ask(subject)
+      }
     } catch {
       answers = LookupAnswers(error: "\(error)")
     }
@@ -102,9 +105,9 @@ extension Step6Tests {
       + "is isolated to it (isIsolatingCurrentContext, then checkIsolated). Off the context's "
       + "queue the answer is no: a yes there lets assumeIsolated and preconditionIsolated() wave "
       + "code through that races with the actor.",
-    hint: "Answer from this actor's own context: `context.isInPerformScope` in "
-      + "isIsolatingCurrentContext, `precondition(context.isInPerformScope, …)` in checkIsolated. "
-      + "Or leave both out: the defaults say no.", read: "the-isolation-checks-once-more")
+    hint: "Answer from this actor's own context: yes only inside its perform, and never from "
+      + "any other thread. Or leave both out: the defaults say no.",
+    read: "the-isolation-checks-once-more")
 
   @Test(
     "a model actor's executor never claims isolation off its context's queue",

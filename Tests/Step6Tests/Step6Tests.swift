@@ -11,14 +11,22 @@ struct Step6Tests {
     rule: "A model actor owns one context and runs every job on that context's queue, through an "
       + "executor of its own: its code may use the context directly, and two model actors run "
       + "side by side.",
-    hint: "ModelActorExecutor.enqueue hands each job to `context.perform`; the ModelActor "
-      + "extension supplies `nonisolated var unownedExecutor` from `modelExecutor`.",
-    read: "the-fix")
+    hint: "Look at what decides where an actor's jobs run: the ModelActor extension can decide it "
+      + "for every model actor at once, with the executor each instance keeps.",
+    read: "the-rule")
 
   static let step = ExamStep(
     "Step6", deck: "slides/06-model-actor.md",
     likelyCauseOfHang: "a blocking enqueue (performAndWait): model actors that call each other "
-      + "deadlock", watchdogTimeout: .seconds(60))
+      + "deadlock; or an executor that never runs the jobs it is given",
+    whenStuck: Lesson(
+      rule: "Every job handed to a model actor's executor runs, on its context's queue, and "
+        + "enqueue returns at once: a job that is dropped, or an enqueue that waits, leaves its "
+        + "caller waiting forever.",
+      hint: "Look at where the actor's jobs go: to the executor it keeps in modelExecutor, whose "
+        + "enqueue hands each job to its own context and returns.",
+      slide: "slides/06-model-actor.md#calling-each-other"),
+    watchdogTimeout: .seconds(60))
 
   static let queueCheck = step.check(
     "every job of a model actor runs on its own context's queue, with no violation",
@@ -41,16 +49,17 @@ struct Step6Tests {
             + "modelExecutor. An executor made on each call is freed as soon as it is returned, "
             + "and the runtime never sees the same executor twice; a shared one is the global "
             + "actor again.",
-          hint: "`public nonisolated var unownedExecutor` returns "
-            + "`modelExecutor.asUnownedSerialExecutor()`: the stored executor, not a new or a "
-            + "static one.", read: "before--after-unownedexecutor"))
-      let off = try await withTimeout(.seconds(20), "a job that hops off and back") {
-        await placesOffTheQueue(on: handler, visitor: Visitor())
+          hint: "Hand the runtime the executor stored in modelExecutor, the same object every "
+            + "time: not one made for the call, not one shared by every model actor.",
+          read: "one-executor-per-instance"))
+      let off = try await withTimeout(.seconds(20), "a model actor's jobs") {
+        let off = await placesOffTheQueue(on: handler, visitor: Visitor())
+        let id = try await handler.addNote("first")
+        _ = try await handler.rename(id, to: "second")
+        _ = await handler.text(of: id)
+        try await handler.delete(id)
+        return off
       }
-      let id = try await handler.addNote("first")
-      _ = try await handler.rename(id, to: "second")
-      _ = await handler.text(of: id)
-      try await handler.delete(id)
       expect(
         off.isEmpty,
         observed: "the actor's code ran off its context's queue "
@@ -98,7 +107,8 @@ struct Step6Tests {
   static let lookupLesson = step.lesson(
     rule: "A lookup by ID is typed and total: the object as its entity, or nil. A missing "
       + "object is an ordinary answer, never a trap.",
-    hint: "`try? modelContext.existingObject(with: id, as: entity)`.", read: "typed-lookups")
+    hint: "Ask this actor's own context for the object, typed as the entity asked for, and let "
+      + "every failure of that lookup become nil.", read: "typed-lookups")
 
   static let parallelCheck = step.check("two model actors run at the same time", .passesOnStarter)
 
@@ -109,16 +119,24 @@ struct Step6Tests {
       let first = subject.make(container)
       let second = subject.make(container)
       let barrier = Barrier(parties: 2)
-      async let one = meet(on: first, barrier)
-      async let two = meet(on: second, barrier)
+      // Each caller prefers a serial queue of its own: a default actor (the untouched starter)
+      // runs its job there instead of on the cooperative pool, which other tests may hold. An
+      // actor with an executor of its own runs its job on that executor, whatever the caller
+      // prefers. Both jobs get a thread either way; whether they overlap is the executors' doing.
+      async let one = withTaskExecutorPreference(SerialQueueTaskExecutor("step6-first")) {
+        await meet(on: first, barrier)
+      }
+      async let two = withTaskExecutorPreference(SerialQueueTaskExecutor("step6-second")) {
+        await meet(on: second, barrier)
+      }
       let (met, metToo) = await (one, two)
       expect(
         met && metToo, observed: "two model actors' jobs never ran at the same time",
         lesson: Self.step.lesson(
           rule: "Each model actor has its own queue, so two of them run side by side; one "
             + "global actor runs one job at a time for everybody.",
-          hint: "Give each actor its own context and executor; share only the container.",
-          read: "side-by-side"))
+          hint: "Look at what two instances share: the container may be shared, a context or an "
+            + "executor may not.", read: "side-by-side"))
     }
   }
 
@@ -149,8 +167,8 @@ struct Step6Tests {
         lesson: Self.step.lesson(
           rule: "enqueue must never block: model actors call each other, and the runtime calls "
             + "enqueue from another executor's job.",
-          hint: "`context.perform`, never `performAndWait`, in ModelActorExecutor.enqueue.",
-          read: "the-fix"))
+          hint: "Look at ModelActorExecutor.enqueue: it hands the job to the context and returns, "
+            + "without waiting for the job.", read: "calling-each-other"))
     }
   }
 
@@ -175,7 +193,7 @@ struct Step6Tests {
           rule: "Model actors save to the store; the view context learns of it through save "
             + "notifications, merged on the main queue.",
           hint: "Check the steps in order: the model actor must find the note by its ID "
-            + "(`self[id, as:]`, not nil), save, and the view context must merge "
+            + "(`self[id, as:]` must not answer nil), save, and the view context must merge "
             + "(`automaticallyMergesChangesFromParent`, which MainDataHandler sets).",
           read: "the-view-context"))
     }

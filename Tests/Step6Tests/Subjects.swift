@@ -15,13 +15,35 @@ protocol Handler: Actor {
   func isOnOwnQueue() -> Bool
   /// The actor's `modelExecutor`, to ask it the runtime's isolation questions.
   nonisolated var executor: any SerialExecutor { get }
+  /// The context the actor's executor runs on, compared, never used, by the checks.
+  nonisolated var context: ManagedObjectContext { get }
+  /// `copyNote(_:from:)`, with a source of the same side.
+  func copyNote(_ id: ManagedObjectID, fromHandler source: any Handler) async throws
+    -> ManagedObjectID?
 }
+
+/// Thrown when a check mixes the two sides: it never does.
+struct SidesMixed: Error {}
 
 extension Step6.DataHandler: Handler {
   nonisolated var executor: any SerialExecutor { modelExecutor }
+  nonisolated var context: ManagedObjectContext { modelExecutor.context }
+  func copyNote(_ id: ManagedObjectID, fromHandler source: any Handler) async throws
+    -> ManagedObjectID?
+  {
+    guard let source = source as? Step6.DataHandler else { throw SidesMixed() }
+    return try await copyNote(id, from: source)
+  }
 }
 extension Step6Solution.DataHandler: Handler {
   nonisolated var executor: any SerialExecutor { modelExecutor }
+  nonisolated var context: ManagedObjectContext { modelExecutor.context }
+  func copyNote(_ id: ManagedObjectID, fromHandler source: any Handler) async throws
+    -> ManagedObjectID?
+  {
+    guard let source = source as? Step6Solution.DataHandler else { throw SidesMixed() }
+    return try await copyNote(id, from: source)
+  }
 }
 
 struct Subject: Sendable, CustomTestStringConvertible {
