@@ -3,13 +3,14 @@ import Foundation
 import ManagedObjectCore
 import Step5Solution
 import Testing
+import WorkshopEnvironment
 
 /// What the scheduler buys and costs, measured, not asserted.
 /// Run in release: `WORKSHOP_BENCH=1 swift test -c release --filter Benchmarks`.
 @Suite(
   "Step5Benchmarks (WORKSHOP_BENCH=1, release)",
   .serialized,
-  .enabled(if: ProcessInfo.processInfo.environment["WORKSHOP_BENCH"] == "1")
+  .enabled(if: WorkshopEnvironment.isOn(WorkshopEnvironment.bench))
 )
 struct Step5Benchmarks {
   static let clock = ContinuousClock()

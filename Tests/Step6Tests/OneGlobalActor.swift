@@ -2,6 +2,7 @@ import Foundation
 import ManagedObjectCore
 import Step6Solution
 import Testing
+import WorkshopEnvironment
 import WorkshopSupport
 
 /// Steps 3–4's road, built from this step's parts: one global actor with one context for all.
@@ -70,7 +71,7 @@ struct OneGlobalActorContrast {
 @Suite(
   "Step6Benchmarks (WORKSHOP_BENCH=1, release)",
   .serialized,
-  .enabled(if: ProcessInfo.processInfo.environment["WORKSHOP_BENCH"] == "1")
+  .enabled(if: WorkshopEnvironment.isOn(WorkshopEnvironment.bench))
 )
 struct Step6Benchmarks {
   @Test("4 workers inserting 3,000 notes each: one global actor vs four model actors")
