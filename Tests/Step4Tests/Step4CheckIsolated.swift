@@ -72,10 +72,14 @@ extension Step4Tests {
           ExecutorProbe.checkIsolatedOffTheLedger(side)
         }
         let said = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-        let lastLines = said.split(separator: "\n").filter { $0.contains("error:") || $0.contains("failed:") }.suffix(2).joined(separator: "\n  ")
+        let lastLines = said.split(separator: "\n").filter {
+          $0.contains("error:") || $0.contains("failed:")
+        }.suffix(2).joined(separator: "\n  ")
         expect(
           said.contains("'ledger'"),
-          observed: "checkIsolated() off the queue of the context named 'ledger' stopped with:\n  \(lastLines)", lesson: lesson)
+          observed:
+            "checkIsolated() off the queue of the context named 'ledger' stopped with:\n  \(lastLines)",
+          lesson: lesson)
       }
     #endif
   }
