@@ -1,7 +1,7 @@
 import ManagedObjectCore
 
-/// A wrapper around the actor's context (the talk's `CAManagedObjectContext`): the four things
-/// the app does with it.
+/// A wrapper around the actor's context (the talk's `CAManagedObjectContext`): the things the
+/// app does with it.
 @CoreDataActor
 public final class CoreDataContext {
   private let moc: ManagedObjectContext
@@ -16,6 +16,11 @@ public final class CoreDataContext {
 
   public func fetch(_ request: FetchRequest<CoreDataEntity>) throws -> [CoreDataEntity] {
     try moc.fetch(request)
+  }
+
+  /// The entity that `id` names, registered in this context or fetched from the store.
+  public func existingEntity(with id: ManagedObjectID) throws -> CoreDataEntity {
+    try moc.existingObject(with: id, as: CoreDataEntity.self)
   }
 
   public func save() throws {

@@ -36,4 +36,25 @@ public final class CoreDataController {
     try context.save()
     self.entity = nil
   }
+
+  /// What of the kept entity may leave the actor: its ID and its name. Nil when none is kept.
+  public func snapshot() async -> EntitySnapshot? {
+    guard let entity else { return nil }
+    return EntitySnapshot(id: entity.objectID, name: entity.name)
+  }
+
+  /// Keeps the saved entity that `id` names, made elsewhere: the ID crossed, the object did not.
+  public func adopt(_ id: ManagedObjectID) async throws {
+    entity = try CoreDataContext().existingEntity(with: id)
+  }
+
+  /// Every saved entity whose name starts with `prefix`, as snapshots sorted by name: fetched on
+  /// the actor, with a request built here, and only values leave.
+  public func savedEntities(prefix: String) async throws -> [EntitySnapshot] {
+    let request = FetchRequest<CoreDataEntity>()
+    return try CoreDataContext().fetch(request)
+      .filter { $0.name.hasPrefix(prefix) }
+      .map { EntitySnapshot(id: $0.objectID, name: $0.name) }
+      .sorted { $0.name < $1.name }
+  }
 }

@@ -26,9 +26,7 @@ nonisolated public final class CoreDataExecutor: SerialExecutor {
   /// The runtime asks this when it cannot tell by itself, for example in
   /// `CoreDataActor.shared.preconditionIsolated()` inside a plain `perform` block.
   public func checkIsolated() {
-    precondition(
-      container.isOnContextQueue,
-      "CoreDataActor code must run on its context's queue, inside the context's perform")
+    precondition(container.isOnContextQueue, offTheQueue())
   }
 
   #if compiler(>=6.2)
@@ -37,4 +35,11 @@ nonisolated public final class CoreDataExecutor: SerialExecutor {
       container.isOnContextQueue
     }
   #endif
+
+  /// What a crash off the queue says: which context's queue the code should have been on.
+  private func offTheQueue() -> String {
+    let context = container.context.name ?? "unnamed"
+    return "Code isolated to this executor must run on the queue of context '\(context)', inside "
+      + "its perform."
+  }
 }

@@ -2,8 +2,9 @@ import ManagedObjectCore
 
 /// The first controller again (the talk's slides 67–70): it keeps its managed object as a
 /// property, and does its work through the context wrapper.
-// TODO: isolate it to the global actor (`@CoreDataActor`): then keeping `entity` is checked by
-// the compiler, and every caller from outside has to `await`.
+// TODO: isolate the controller to the global actor as well: then keeping `entity` as a property
+// is checked by the compiler, and every caller from outside has to await. Decide what stays
+// nonisolated: the checks create a controller from outside the actor, without await.
 public final class CoreDataController {
   private var entity: CoreDataEntity?
 
@@ -36,5 +37,27 @@ public final class CoreDataController {
     context.delete(entity)
     try context.save()
     self.entity = nil
+  }
+
+  /// What of the kept entity may leave the actor: its ID and its name. Nil when none is kept.
+  public func snapshot() async -> EntitySnapshot? {
+    // TODO: hand the kept entity across the actor boundary the only way it can go: as the
+    // Sendable snapshot of its ID and its name, built here, on the actor.
+    nil
+  }
+
+  /// Keeps the saved entity that `id` names, made elsewhere: the ID crossed, the object did not.
+  public func adopt(_ id: ManagedObjectID) async throws {
+    // TODO: the other half of the hand-over: look the entity up again by its ID, on the actor,
+    // through the context wrapper, and keep it as this controller's entity.
+  }
+
+  /// Every saved entity whose name starts with `prefix`, as snapshots sorted by name: fetched on
+  /// the actor, with a request built here, and only values leave.
+  public func savedEntities(prefix: String) async throws -> [EntitySnapshot] {
+    // TODO: stretch — fetch the entities whose name starts with `prefix`, sorted by name, with a
+    // request built here on the actor, and return each as a snapshot: the request and the
+    // entities stay on the actor, only their IDs and names leave.
+    []
   }
 }

@@ -4,7 +4,8 @@
 public actor CoreDataActor {
   public static let shared = CoreDataActor()
 
-  // TODO: install `CoreDataExecutor.shared` as this actor's executor, by implementing
-  // `public nonisolated var unownedExecutor: UnownedSerialExecutor`. Until then the actor runs
-  // its jobs on the cooperative thread pool, like any other actor.
+  // TODO: install the shared CoreDataExecutor as this actor's executor: an actor names its
+  // executor in a property that the `Actor` protocol declares, which the runtime reads before
+  // it is on the actor. Until then the actor runs its jobs on the cooperative thread pool, like
+  // any other actor.
 }

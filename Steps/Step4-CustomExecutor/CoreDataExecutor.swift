@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A serial executor that runs an actor's jobs inside a context's `perform` (the talk's slides
 /// 40–56; SE-0392). Installed as an actor's `unownedExecutor`, it puts every job of the actor
 /// on the context's queue, so code on the actor may use the context and its objects directly.
@@ -7,30 +5,29 @@ nonisolated public final class CoreDataExecutor: SerialExecutor {
   public static let shared = CoreDataExecutor(container: .shared)
 
   let container: ContextContainer
-  /// A serial queue to run jobs on until `enqueue` is written: safe, but not the context's queue.
-  private let standIn = DispatchQueue(label: "CoreDataExecutor.standIn")
 
   public init(container: ContextContainer) {
     self.container = container
   }
 
   public func enqueue(_ job: consuming ExecutorJob) {
-    // TODO: run the job inside the context's perform: `container.perform { … }`. Convert it
-    // first, since an ExecutorJob cannot be captured: `let job = UnownedJob(job)`, then
-    // `job.runSynchronously(on: asUnownedSerialExecutor())` inside the block. Never block here
-    // (no performAndWait): the runtime calls enqueue from any thread, even from another
-    // executor's job.
-    let job = UnownedJob(job)
-    let executor = asUnownedSerialExecutor()
-    standIn.async { job.runSynchronously(on: executor) }
+    // TODO: hand the job over to the context and return at once. The runtime gives you a job it
+    // expects to see run exactly once, inside the container's perform, on this executor. The
+    // job as it arrives cannot be kept by an escaping closure: turn it into its unowned,
+    // Sendable form first. Never wait here for the job to finish: the runtime calls enqueue
+    // from any thread, even from a job of another executor. Until you write this, the job is
+    // dropped, and whoever awaits it waits forever (the checks give up after a few seconds).
   }
 
   public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
     UnownedSerialExecutor(ordinary: self)
   }
 
-  // TODO: answer the runtime's isolation questions from the context's queue:
-  // `checkIsolated()` stops the program unless `container.isOnContextQueue`, and (Swift 6.2 and
-  // later) `isIsolatingCurrentContext()` returns `container.isOnContextQueue`. Then
-  // `CoreDataActor.shared.preconditionIsolated()` holds inside a plain `perform` block.
+  // TODO: answer the runtime's two isolation questions, "is the current code isolated to you?",
+  // from the context's perform scope, never from the thread: `checkIsolated()` returns when the
+  // answer is yes and stops the program with a message when it is no; with Swift 6.2 and later,
+  // `isIsolatingCurrentContext()` gives the answer as an optional Bool (SE-0471). Then
+  // `CoreDataActor.shared.preconditionIsolated()` holds inside a plain perform block.
+  // TODO: stretch — make the message `checkIsolated()` stops with name the context whose queue
+  // the code should be on (an app may have several), by the name the container gave it.
 }

@@ -32,8 +32,102 @@ extension Step3Tests {
           rule: "Each method finishes its own work before it returns: configure(name:) saves "
             + "the entity with its name, and delete() saves the deletion and forgets the object.",
           hint: "In configure(name:), set `name` before `save()`; in delete(), save and then set "
-            + "`self.entity = nil`. Keep the solution's method bodies: only the attributes change.",
-          read: "the-fix"))
+            + "`self.entity = nil`. Keep the starter's bodies of these methods.",
+          read: "the-rule"))
+    }
+  }
+
+  static let handOverCheck = Self.step.check(
+    "the entity crosses to another controller as its ID and name, and is found again there",
+    .failsOnStarter)
+
+  static let handOverLesson = Self.step.lesson(
+    rule: "A managed object never leaves its actor. What crosses is its permanent ID and its "
+      + "values, all Sendable; the other side looks the object up again by its ID, on the actor.",
+    hint: "snapshot() builds the Sendable value from the entity the controller keeps; adopt(_:) "
+      + "asks the context wrapper for the entity an ID names, and keeps that.",
+    read: "handing-an-entity-over")
+
+  /// One controller makes and saves an entity and hands out its snapshot; a second controller
+  /// adopts it by ID, renames and deletes it. One context: both see the same object.
+  @Test(
+    "the entity crosses to another controller as its ID and name, and is found again there",
+    arguments: Subject.all)
+  func entityCrossesAsIDAndName(_ subject: Subject) async {
+    await exam(subject.side, Self.handOverCheck) {
+      let name = "handed over \(subject.side)"
+      let maker = subject.makeController()
+      try await maker.configure(name: name)
+      let snapshot = await maker.snapshotValues()
+      guard let snapshot, snapshot.name == name else {
+        try await maker.delete()
+        try require(
+          false,
+          observed: "snapshot() after configure(name: \"\(name)\") returned "
+            + String(describing: snapshot), lesson: Self.handOverLesson)
+        return
+      }
+      let taker = subject.makeController()
+      do {
+        try await taker.adopt(snapshot.id)
+      } catch {
+        try await maker.delete()
+        try require(
+          false, observed: "adopt(_:) with the snapshot's ID threw \(error)",
+          lesson: Self.handOverLesson)
+      }
+      let adopted = await taker.name()
+      try await taker.rename(to: name + " renamed")
+      let seenByMaker = await maker.name()
+      let stored = try await subject.storedNames().filter { $0.hasPrefix(name) }
+      try await taker.delete()
+      try await maker.delete()
+      let afterDelete = await taker.snapshotValues()
+      expect(
+        adopted == name && seenByMaker == name + " renamed" && stored == [name + " renamed"]
+          && afterDelete == nil,
+        observed: "after adopt(_:), name() read \(String(describing: adopted)); after its rename, "
+          + "the first controller read \(String(describing: seenByMaker)) and the store held "
+          + "\(stored); snapshot() after delete(): \(String(describing: afterDelete))",
+        lesson: Self.handOverLesson)
+    }
+  }
+
+  static let savedEntitiesCheck = Self.step.check(
+    "savedEntities(prefix:) hands out the saved entities as snapshots, sorted by name", .stretch)
+
+  /// The stretch task: a list crosses the boundary as one entity does, as IDs and values.
+  @Test(
+    "savedEntities(prefix:) hands out the saved entities as snapshots, sorted by name",
+    arguments: Subject.all)
+  func savedEntitiesAsSnapshots(_ subject: Subject) async {
+    await exam(subject.side, Self.savedEntitiesCheck) {
+      let prefix = "listed \(subject.side) "
+      let names = ["c", "a", "b"].map { prefix + $0 }
+      var made: [any Controller] = []
+      for name in names {
+        let controller = subject.makeController()
+        try await controller.configure(name: name)
+        made.append(controller)
+      }
+      let listed = try await subject.makeController().savedEntityValues(prefix: prefix)
+      var found: [String?] = []
+      for snapshot in listed {
+        let reader = subject.makeController()
+        try? await reader.adopt(snapshot.id)
+        found.append(await reader.name())
+      }
+      for controller in made { try await controller.delete() }
+      expect(
+        listed.map(\.name) == names.sorted() && found == listed.map(\.name),
+        observed: "savedEntities(prefix:) returned \(listed.map(\.name)) for the saved "
+          + "\(names); their IDs led to \(found)",
+        lesson: Self.step.lesson(
+          rule: "A list crosses the actor boundary as one entity does: fetched on the actor, "
+            + "with a request built there, and handed out as IDs and values.",
+          hint: "Build the request inside savedEntities(prefix:), keep the matching entities, "
+            + "sort them by name, and turn each into a snapshot before returning.",
+          read: "stretch-task"))
     }
   }
 }

@@ -10,6 +10,37 @@ protocol Controller: AnyObject {
   func rename(to newName: String) async throws
   func name() async -> String?
   func delete() async throws
+  func adopt(_ id: ManagedObjectID) async throws
+  /// `snapshot()`, as values both sides share.
+  func snapshotValues() async -> EntitySnapshotValues?
+  /// `savedEntities(prefix:)`, as values both sides share.
+  func savedEntityValues(prefix: String) async throws -> [EntitySnapshotValues]
+}
+
+/// A side's `EntitySnapshot`, as both sides' checks compare it.
+struct EntitySnapshotValues: Sendable, Hashable {
+  let id: ManagedObjectID
+  let name: String
+}
+
+extension Step3.CoreDataController {
+  func snapshotValues() async -> EntitySnapshotValues? {
+    await snapshot().map { EntitySnapshotValues(id: $0.id, name: $0.name) }
+  }
+
+  func savedEntityValues(prefix: String) async throws -> [EntitySnapshotValues] {
+    try await savedEntities(prefix: prefix).map { EntitySnapshotValues(id: $0.id, name: $0.name) }
+  }
+}
+
+extension Step3Solution.CoreDataController {
+  func snapshotValues() async -> EntitySnapshotValues? {
+    await snapshot().map { EntitySnapshotValues(id: $0.id, name: $0.name) }
+  }
+
+  func savedEntityValues(prefix: String) async throws -> [EntitySnapshotValues] {
+    try await savedEntities(prefix: prefix).map { EntitySnapshotValues(id: $0.id, name: $0.name) }
+  }
 }
 
 extension Step3.CoreDataController: Controller {}
@@ -89,7 +120,8 @@ struct Step3Tests {
         lesson: Self.step.lesson(
           rule: "Isolating the controller, the wrapper and the entity to CoreDataActor changes "
             + "where code may run, not what it does.",
-          hint: "Keep the methods' bodies; add `@CoreDataActor` to the types.", read: "the-fix"))
+          hint: "Keep the bodies of configure, rename, name and delete as the starter has them: "
+            + "only where they run changes.", read: "the-rule"))
     }
   }
 
@@ -177,6 +209,6 @@ struct Step3ProbeTests {
       + "check every use: setters only on the actor, calls from outside only with await, "
       + "non-Sendable values (a fetch request, the entity itself) only inside. The entity stays "
       + "non-Sendable (SE-0434): its objectID and its values cross actors, the object does not.",
-    hint: "Mark CoreDataEntity, CoreDataContext and CoreDataController with @CoreDataActor, and "
-      + "do not declare the entity Sendable.", read: "what-the-compiler-checks")
+    hint: "Isolate the entity, the context wrapper and the controller to the global actor, one "
+      + "attribute each, and do not declare the entity Sendable.", read: "the-rule")
 }

@@ -13,14 +13,37 @@ struct Step4Tests {
     rule: "An actor runs its jobs where its executor puts them. A SerialExecutor whose enqueue "
       + "hands each job to the context's perform runs every job of the actor on the context's "
       + "queue, so code on the actor may use the context directly.",
-    hint: "In CoreDataExecutor.enqueue: `let job = UnownedJob(job)`, then "
-      + "`container.perform { job.runSynchronously(on: executor) }`; and give CoreDataActor "
-      + "`nonisolated var unownedExecutor` returning `CoreDataExecutor.shared.asUnownedSerialExecutor()`.",
-    read: "the-fix")
+    hint: "Two places decide where a job of CoreDataActor runs: the executor the actor names, "
+      + "and where that executor's enqueue sends the job. Both must lead to the context's perform.",
+    read: "the-rule")
+
+  /// What an executor that drops its jobs teaches: the caller waits forever, so the checks stop
+  /// waiting after a few seconds and say why.
+  static let jobsNeverRanLesson = Lesson(
+    rule: "enqueue receives every job of the actor, and each must run exactly once, on the "
+      + "executor's queue. A job that enqueue drops never runs, and whoever awaits the actor "
+      + "waits forever.",
+    hint: "Look at what enqueue does with its job: hand it to the context's perform, and run it "
+      + "inside the block, on this executor.",
+    slide: "slides/04-custom-executor.md#the-rule", hints: 4)
 
   static let step = ExamStep(
     "Step4", deck: "slides/04-custom-executor.md",
-    likelyCauseOfHang: "an executor that never runs a job, or blocks in enqueue")
+    likelyCauseOfHang: "an executor that never runs a job, or blocks in enqueue",
+    whenStuck: jobsNeverRanLesson)
+
+  /// Fails the check, with the lesson above, when a job of `actor` does not run within 5 s:
+  /// the checks that hop onto the actor would otherwise wait for it forever.
+  static func requireJobsRun(on actor: any Actor, _ whose: String) async throws {
+    let ran = try? await withTimeout(.seconds(5), "a first job of \(whose)") {
+      await isOnQueue(on: actor) { true }
+    }
+    try require(
+      ran == true,
+      observed: "a job of \(whose) did not run within 5 s: enqueue did not hand it on, or the "
+        + "block it handed on did not run it",
+      lesson: jobsNeverRanLesson)
+  }
 
   static let crudCheck = step.check(
     "create, read, update and delete, on the actor and from another actor, record no violation",
@@ -31,6 +54,7 @@ struct Step4Tests {
     arguments: Subject.all)
   func crudRecordsNoViolation(_ subject: Subject) async {
     await exam(subject.side, Self.crudCheck) {
+      try await Self.requireJobsRun(on: subject.actor, "CoreDataActor")
       subject.container().removeAllViolations()
       let name = "crud \(subject.side)"
       let life = try await withTimeout(.seconds(10), "the controller's life, from a visitor") {
@@ -58,6 +82,7 @@ struct Step4Tests {
     arguments: Subject.all)
   func everyJobOnTheQueue(_ subject: Subject) async {
     await exam(subject.side, Self.queueCheck) {
+      try await Self.requireJobsRun(on: subject.actor, "CoreDataActor")
       let off = try await withTimeout(.seconds(10), "a job that hops off the actor and back") {
         await placesOffTheQueue(
           on: subject.actor, isOnContextQueue: subject.isOnContextQueue, visitor: Visitor())
@@ -82,8 +107,9 @@ struct Step4Tests {
       let lesson = Self.step.lesson(
         rule: "A SerialExecutor runs one job at a time: that is what makes an actor an actor. "
           + "A context's queue is serial, a global dispatch queue is not.",
-        hint: "Enqueue into the context's perform, not onto DispatchQueue.global().",
+        hint: "Which queue does enqueue hand the job to? A concurrent one runs two jobs at once.",
         read: "serial-means-serial")
+      try await Self.requireJobsRun(on: subject.actor, "CoreDataActor")
       let overlapped = try await withTimeout(.seconds(10), "two jobs meeting at a barrier") {
         await jobsOverlap(on: subject.actor)
       }
@@ -102,14 +128,14 @@ struct Step4Tests {
   // the 15 s timeout's continuation. So the scenario runs in a child process, where a watchdog
   // ends a deadlock after 30 s, and this process reports the lesson.
   static let deadlockCheck = Self.step.check(
-    "two actors on two contexts calling each other do not deadlock", .passesOnStarter,
+    "two actors on two contexts calling each other do not deadlock", .failsOnStarter,
     likelyCauseOfHang: "a blocking enqueue (performAndWait): two actors that call each other "
       + "deadlock. enqueue must hand the job to the context's perform and return at once.")
 
   static let deadlockLesson = step.lesson(
     rule: "enqueue must never block: the runtime calls it from any thread, even from a job "
       + "of another executor that is itself waiting.",
-    hint: "Use the context's perform (it returns at once), never performAndWait.",
+    hint: "Does enqueue return before the job has run? It must only hand the job over.",
     read: "never-block-in-enqueue")
 
   @Test("two actors on two contexts calling each other do not deadlock", arguments: Subject.all)
@@ -134,6 +160,7 @@ struct Step4Tests {
   static func callEachOther(_ subject: Subject) async throws {
     let first = Peer(executor: subject.makeExecutor("first \(subject.side)"))
     let second = Peer(executor: subject.makeExecutor("second \(subject.side)"))
+    try await requireJobsRun(on: first, "an actor on a CoreDataExecutor of its own")
     await first.pair(with: second)
     await second.pair(with: first)
     let barrier = Barrier(parties: 2)
@@ -162,8 +189,9 @@ struct Step4Tests {
         rule: "The runtime asks an executor whether the current code is isolated to it "
           + "(isIsolatingCurrentContext, checkIsolated) when it cannot tell by itself: inside a "
           + "plain perform block, the answer is yes.",
-        hint: "Answer with `container.isOnContextQueue`; in checkIsolated, "
-          + "`precondition(container.isOnContextQueue, …)`.", read: "isolation-checks")
+        hint: "Ask the container whether the current code is inside the context's perform: the "
+          + "perform scope, not the thread, is the answer to both questions.",
+        read: "isolation-checks")
       let answers = await subject.isolationAnswers()
       expect(
         answers.inside == true && answers.outside == false,
@@ -204,17 +232,21 @@ struct Step4Tests {
     arguments: Subject.all)
   func controllerKeepsItsObject(_ subject: Subject) async {
     await exam(subject.side, Self.controllerCheck) {
+      try await Self.requireJobsRun(on: subject.actor, "CoreDataActor")
       subject.container().removeAllViolations()
       let controller = subject.makeController()
       let prefix = "kept \(subject.side)"
-      try await controller.configure(name: prefix)
       let names = (0..<50).map { "\(prefix) \($0)" }
-      try await concurrently(names.count, "rename(to:) calls") { index in
-        try await controller.rename(to: names[index])
+      let (kept, stored) = try await withTimeout(.seconds(30), "the controller's renames") {
+        try await controller.configure(name: prefix)
+        try await concurrently(names.count, "rename(to:) calls") { index in
+          try await controller.rename(to: names[index])
+        }
+        let kept = await controller.name()
+        let stored = try await subject.storedNames().filter { $0.hasPrefix(prefix) }
+        try await controller.delete()
+        return (kept, stored)
       }
-      let kept = await controller.name()
-      let stored = try await subject.storedNames().filter { $0.hasPrefix(prefix) }
-      try await controller.delete()
       expectNoViolations(
         subject.container().removeAllViolations(),
         while: "50 tasks renamed the entity the controller keeps as a property",
