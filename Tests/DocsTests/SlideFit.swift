@@ -115,14 +115,26 @@ struct SlideFit {
           items[items.count - 1] += " " + trimmed
         }
       }
+      // A table's columns share the width as a browser's automatic layout does, roughly: in
+      // proportion to their longest cells.
+      let table = items.filter { $0.hasPrefix("|") }.map {
+        $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      }.filter { !$0.allSatisfy { $0.allSatisfy { "-: ".contains($0) } } }
+      let widths = (0..<(table.map(\.count).max() ?? 0)).map { column in
+        table.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+      }
+      let total = max(1, widths.reduce(0, +))
       var listItems = 0
       for item in items {
         if item.hasPrefix("|") {
-          // A table row: as tall as its longest cell wraps in an equal share of the width.
+          // A table row: as tall as its longest cell wraps in its column's share of the width.
           let cells = item.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
           if cells.allSatisfy({ $0.allSatisfy { "-: ".contains($0) } }) { continue }
-          let share = max(8, textColumns / max(1, cells.count) - 2)
-          let rows = cells.map { wrapped($0, columns: share) }.max() ?? 1
+          let rows =
+            cells.enumerated().map { column, cell in
+              let share = max(8, textColumns * widths[column] / total - 2)
+              return wrapped(cell, columns: share)
+            }.max() ?? 1
           height += rows * textLine + 13 / 28.35
         } else {
           let isList = item.hasPrefix("- ") || item.hasPrefix("* ") || item.first?.isNumber == true

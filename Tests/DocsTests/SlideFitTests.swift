@@ -73,5 +73,12 @@ struct SlideFitTests {
       line: 1, title: "## Full",
       lines: ["## Full", "```text"] + Array(repeating: "x", count: 18) + ["```"])
     #expect(SlideFit.measure(full).height > SlideFit.budget)
+    // A wide column and a narrow one: the wide one gets most of the width, so a row of 70
+    // characters stays one line high.
+    let row = "| \(String(repeating: "x", count: 70)) | ok |"
+    let table = SlideFit.Slide(
+      line: 1, title: "", lines: ["| check | ok |", "|---|---|", row, row])
+    let tableHeight = SlideFit.measure(table).height
+    #expect(tableHeight > 5 && tableHeight < 6.5, "three one-line rows; measured \(tableHeight)")
   }
 }
