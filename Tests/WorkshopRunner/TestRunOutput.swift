@@ -24,8 +24,10 @@ package struct TestRunOutput: Equatable, Sendable {
     issues = ReportedIssue.all(in: lines)
     // `✔`, `✘`, or `━` when the run passed with known issues.
     finished = lines.contains { $0.dropFirst(2).hasPrefix("Test run with ") }
+    // A run that printed its last line was not stopped: a fatal error it shows is an exit
+    // test's, quoted in an issue.
     var reasons: [String] = []
-    for (index, line) in lines.enumerated() {
+    for (index, line) in lines.enumerated() where !finished {
       if let range = line.range(of: "WATCHDOG: ") {
         reasons.append(String(line[range.lowerBound...]))
         if index + 1 < lines.count, lines[index + 1].hasPrefix("Likely cause: ") {
