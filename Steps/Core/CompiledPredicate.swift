@@ -22,6 +22,11 @@ protocol RowCompilable: PredicateExpression {
 
 typealias RowValues = [String: StoredValue]
 
+/// A compilable expression whose output is a Bool: its closure, without a cast per row.
+protocol RowCondition {
+  func condition(_ compiler: PredicateCompiler) -> ((RowValues) -> Bool?)?
+}
+
 /// Finds the attribute a predicate's key path reads, by reading it on a scratch object loaded
 /// with a row: the attribute wrapper reports its own key path and the attribute's name, and the
 /// key path counts only if it is that wrapper's own (`\Book.pages`, not a computed property that
@@ -55,6 +60,11 @@ final class PredicateCompiler {
   func compile<Entity: ManagedObject>(
     _ predicate: Predicate<Entity>
   ) -> ((RowValues) -> Bool?)? {
+    // The operators that give a Bool hand their closure over as it is; any other expression
+    // (a Bool attribute alone) is cast, a row at a time.
+    if let expression = predicate.expression as? any RowCondition {
+      return expression.condition(self)
+    }
     guard let expression = predicate.expression as? any RowCompilable else { return nil }
     return condition(expression)
   }
@@ -238,4 +248,31 @@ extension ManagedObjectContext {
       return core.internally { PredicateCompiler(probe: probe).compile(predicate) != nil }
     }
   }
+}
+
+extension PredicateExpressions.Equal: RowCondition where LHS: RowCompilable, RHS: RowCompilable {
+  func condition(_ compiler: PredicateCompiler) -> ((RowValues) -> Bool?)? { compiled(compiler) }
+}
+
+extension PredicateExpressions.NotEqual: RowCondition where LHS: RowCompilable, RHS: RowCompilable {
+  func condition(_ compiler: PredicateCompiler) -> ((RowValues) -> Bool?)? { compiled(compiler) }
+}
+
+extension PredicateExpressions.Comparison: RowCondition
+where LHS: RowCompilable, RHS: RowCompilable {
+  func condition(_ compiler: PredicateCompiler) -> ((RowValues) -> Bool?)? { compiled(compiler) }
+}
+
+extension PredicateExpressions.Conjunction: RowCondition
+where LHS: RowCompilable, RHS: RowCompilable {
+  func condition(_ compiler: PredicateCompiler) -> ((RowValues) -> Bool?)? { compiled(compiler) }
+}
+
+extension PredicateExpressions.Disjunction: RowCondition
+where LHS: RowCompilable, RHS: RowCompilable {
+  func condition(_ compiler: PredicateCompiler) -> ((RowValues) -> Bool?)? { compiled(compiler) }
+}
+
+extension PredicateExpressions.Negation: RowCondition where Wrapped: RowCompilable {
+  func condition(_ compiler: PredicateCompiler) -> ((RowValues) -> Bool?)? { compiled(compiler) }
 }
