@@ -3,6 +3,7 @@ import Foundation
 import ManagedObjectCore
 import Testing
 import WorkshopEnvironment
+import WorkshopSupport
 
 #if canImport(Darwin)
   import Darwin
@@ -15,7 +16,8 @@ import WorkshopEnvironment
 @Suite(
   "Benchmarks (WORKSHOP_BENCH=1, release)",
   .serialized,
-  .enabled(if: WorkshopEnvironment.isOn(WorkshopEnvironment.bench))
+  .enabled(if: WorkshopEnvironment.isOn(WorkshopEnvironment.bench)),
+  .oneBenchmarkAtATime
 )
 struct Benchmarks {
   private static let clock = ContinuousClock()

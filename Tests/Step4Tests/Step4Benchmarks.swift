@@ -3,13 +3,15 @@ import ManagedObjectCore
 import Step4Solution
 import Testing
 import WorkshopEnvironment
+import WorkshopSupport
 
 /// The price of the hop into CoreDataActor, measured, not asserted.
 /// Run in release: `WORKSHOP_BENCH=1 swift test -c release --filter Benchmarks`.
 @Suite(
   "Step4Benchmarks (WORKSHOP_BENCH=1, release)",
   .serialized,
-  .enabled(if: WorkshopEnvironment.isOn(WorkshopEnvironment.bench))
+  .enabled(if: WorkshopEnvironment.isOn(WorkshopEnvironment.bench)),
+  .oneBenchmarkAtATime
 )
 struct Step4Benchmarks {
   // Both touch their actor's state: a call that needs no isolation may be optimized into no hop.

@@ -4,13 +4,15 @@ import ManagedObjectCore
 import Step5Solution
 import Testing
 import WorkshopEnvironment
+import WorkshopSupport
 
 /// What the scheduler buys and costs, measured, not asserted.
 /// Run in release: `WORKSHOP_BENCH=1 swift test -c release --filter Benchmarks`.
 @Suite(
   "Step5Benchmarks (WORKSHOP_BENCH=1, release)",
   .serialized,
-  .enabled(if: WorkshopEnvironment.isOn(WorkshopEnvironment.bench))
+  .enabled(if: WorkshopEnvironment.isOn(WorkshopEnvironment.bench)),
+  .oneBenchmarkAtATime
 )
 struct Step5Benchmarks {
   static let clock = ContinuousClock()

@@ -71,7 +71,8 @@ struct OneGlobalActorContrast {
 @Suite(
   "Step6Benchmarks (WORKSHOP_BENCH=1, release)",
   .serialized,
-  .enabled(if: WorkshopEnvironment.isOn(WorkshopEnvironment.bench))
+  .enabled(if: WorkshopEnvironment.isOn(WorkshopEnvironment.bench)),
+  .oneBenchmarkAtATime
 )
 struct Step6Benchmarks {
   @Test("4 workers inserting 3,000 notes each: one global actor vs four model actors")
