@@ -17,6 +17,8 @@ enum Watch {
       Console.say(
         "\nWatching \(step.starter)/**/*.swift: saving a file checks again. Ctrl-C stops.")
       while snapshot(of: step, in: workspace) == before {
+        // Polls the step's files once a second for a change: the runner's watch loop, not a
+        // test, and no race is awaited by it.
         Thread.sleep(forTimeInterval: 1)
       }
       Console.say("\nA file of Step \(step.number) changed: checking again.\n")
