@@ -8,43 +8,30 @@ import WorkshopSupport
 /// "Your turn" may show them.
 @Suite("Docs hold the answer back until after the exercise")
 struct AnswerAfterTheExerciseTests {
-  /// A step's folders and what its solution adds.
-  struct Step: CustomTestStringConvertible, Sendable {
-    let number: Int
-    let folder: String
-    var starter: String { "Steps/\(folder)" }
-    var solution: String { "Solutions/\(folder)" }
-    var testDescription: String { "Step\(number)" }
+  typealias Step = StepFolder
 
-    /// Every line of code a solution file has and its starter's file of the same name has not,
-    /// trimmed, with runs of spaces made one. Comments, braces and short lines (`return x`, a
-    /// lone `try`) say nothing of the answer and are left out.
-    var addedLines: Set<String> {
-      var added: Set<String> = []
-      let names = (try? Repository.names(in: solution, ending: ".swift")) ?? []
-      for name in names {
-        let starterLines = Set(Self.codeLines(DocsTests.read("\(starter)/\(name)")))
-        for line in Self.codeLines(DocsTests.read("\(solution)/\(name)"))
-        where !starterLines.contains(line) && line.count >= 12 {
-          added.insert(line)
-        }
+  /// Every line of code a solution file has and its starter's file of the same name has not,
+  /// trimmed, with runs of spaces made one. Comments, braces and short lines (`return x`, a
+  /// lone `try`) say nothing of the answer and are left out.
+  static func addedLines(_ step: Step) -> Set<String> {
+    var added: Set<String> = []
+    let names = (try? Repository.names(in: step.solution, ending: ".swift")) ?? []
+    for name in names {
+      let starterLines = Set(codeLines(DocsTests.read("\(step.starter)/\(name)")))
+      for line in codeLines(DocsTests.read("\(step.solution)/\(name)"))
+      where !starterLines.contains(line) && line.count >= 12 {
+        added.insert(line)
       }
-      return added
     }
-
-    static func codeLines(_ text: String) -> [String] {
-      text.split(separator: "\n").map { normalized(String($0)) }
-        .filter { !$0.isEmpty && !$0.hasPrefix("//") && !$0.hasPrefix("///") }
-    }
+    return added
   }
 
-  static let steps: [Step] = ((try? Repository.names(in: "Steps", ending: "")) ?? []).compactMap {
-    folder in
-    guard folder.hasPrefix("Step"), let dash = folder.firstIndex(of: "-"),
-      let number = Int(folder.dropFirst(4).prefix { $0 != "-" }), dash < folder.endIndex
-    else { return nil }
-    return Step(number: number, folder: folder)
-  }.sorted { $0.number < $1.number }
+  static func codeLines(_ text: String) -> [String] {
+    text.split(separator: "\n").map { normalized(String($0)) }
+      .filter { !$0.isEmpty && !$0.hasPrefix("//") }
+  }
+
+  static let steps = StepFolder.all
 
   /// Runs of whitespace made one space, ends trimmed: line breaks and indentation do not hide a
   /// line.
@@ -63,7 +50,7 @@ struct AnswerAfterTheExerciseTests {
     Issue.record(
       Comment(
         rawValue: """
-          \(step.testDescription): \(what) hands over \(found.count) line(s) that \
+          \(step.module): \(what) hands over \(found.count) line(s) that \
           \(step.solution) adds to the starter:
           \(found.joined(separator: "\n"))
           Rule: the exercise comes before the answer; the code is for the last hint and for the \
@@ -73,7 +60,7 @@ struct AnswerAfterTheExerciseTests {
 
   @Test("No starter's TODO holds a line of the solution", arguments: steps)
   func todosSayWhereAndWhat(_ step: Step) {
-    let added = step.addedLines
+    let added = Self.addedLines(step)
     var found: [String] = []
     for name in (try? Repository.names(in: step.starter, ending: ".swift")) ?? [] {
       let lines = DocsTests.read("\(step.starter)/\(name)").split(
@@ -100,7 +87,8 @@ struct AnswerAfterTheExerciseTests {
     #expect(first.count == 1, "\(folder) should have one first level, 1-….md; found \(first)")
     for name in first {
       Self.report(
-        Self.shown(step.addedLines, in: DocsTests.read("\(folder)/\(name)"), where: name), step,
+        Self.shown(Self.addedLines(step), in: DocsTests.read("\(folder)/\(name)"), where: name),
+        step,
         what: "\(folder)/\(name)",
         fix: "give the rule and where to look; the code is the last level.")
     }
@@ -125,7 +113,7 @@ struct AnswerAfterTheExerciseTests {
 
   @Test("No failure's Hint: holds a line of the solution", arguments: steps)
   func failureHintsPointToTheHints(_ step: Step) {
-    let added = step.addedLines
+    let added = Self.addedLines(step)
     let hints = Self.failureHints(of: step)
     #expect(!hints.isEmpty, "found no `hint:` in Tests/Step\(step.number)Tests")
     let found = hints.flatMap { Self.shown(added, in: $0.text, where: $0.place) }
@@ -145,9 +133,10 @@ struct AnswerAfterTheExerciseTests {
     let turn = try #require(
       lines.firstIndex { $0.hasPrefix("## Your turn") || $0.hasPrefix("# Your turn") },
       "slides/\(deck) has no slide \"Your turn\"")
+    let added = Self.addedLines(step)
     var found: [String] = []
     for (index, line) in lines[..<turn].enumerated() {
-      found += Self.shown(step.addedLines, in: String(line), where: "slides/\(deck):\(index + 1)")
+      found += Self.shown(added, in: String(line), where: "slides/\(deck):\(index + 1)")
     }
     Self.report(
       found, step, what: "slides/\(deck) before \"Your turn\"",

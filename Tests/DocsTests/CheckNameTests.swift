@@ -13,12 +13,7 @@ struct CheckNameTests {
     let declared = #/check\(\s*"([^"]+)"/#
     let probe = #/@Test\(\s*"(probe [A-Za-z]+: [^"]+)"/#
     var checks: [String: Set<String>] = [:]
-    let numbers = ((try? Repository.names(in: "Steps", ending: "")) ?? []).compactMap {
-      folder -> Int? in
-      guard folder.hasPrefix("Step") else { return nil }
-      return Int(folder.dropFirst(4).prefix { $0.isNumber })
-    }
-    for number in numbers.sorted() {
+    for number in StepFolder.all.map(\.number) {
       let sources = DocsTests.swiftFiles(under: "Tests/Step\(number)Tests")
         .filter { !$0.contains("/Probes/") }.map(DocsTests.read).joined(separator: "\n")
       let names =

@@ -12,19 +12,7 @@ import WorkshopSupport
   .enabled(if: isVerifyMode, "checks the untouched starters: run with WORKSHOP_VERIFY=1"))
 struct DriftTests {
   /// One step's two folders, as the arguments of the checks.
-  struct Pair: Sendable, CustomTestStringConvertible {
-    /// The module names, e.g. `Step4` and `Step4Solution`.
-    let module: String
-    /// The folder under `Steps/` and `Solutions/`, e.g. `Step4-CustomExecutor`.
-    let folder: String
-    var starter: String { "Steps/\(folder)" }
-    var solution: String { "Solutions/\(folder)" }
-    var testDescription: String { folder }
-
-    static let all: [Pair] = ((try? Repository.names(in: "Solutions", ending: "")) ?? [])
-      .filter { $0.hasPrefix("Step") }
-      .map { Pair(module: String($0.prefix { $0 != "-" }), folder: $0) }
-  }
+  typealias Pair = StepFolder
 
   static let rule =
     "Rule: a starter is its solution minus the lesson. Both expose one public API, and they "
@@ -32,9 +20,11 @@ struct DriftTests {
 
   @Test("There is a starter and a solution for every step")
   func everyStepHasBothSides() throws {
-    let starters = try Repository.names(in: "Steps", ending: "").filter { $0.hasPrefix("Step") }
-    #expect(starters == Pair.all.map(\.folder), "Steps/ and Solutions/ hold different steps")
-    #expect(Pair.all.count >= 6, "found only \(Pair.all.count) steps in Solutions/")
+    let solutions = try Repository.names(in: "Solutions", ending: "").compactMap {
+      StepFolder(folder: $0)
+    }.sorted { $0.number < $1.number }
+    #expect(solutions == Pair.all, "Steps/ and Solutions/ hold different steps")
+    #expect(Pair.all.count >= 6, "found only \(Pair.all.count) steps in Steps/")
   }
 
   @Test("The starter differs from its solution only in the files with a TODO", arguments: Pair.all)
