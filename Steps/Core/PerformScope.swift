@@ -134,12 +134,37 @@ enum PerformScope {
     currentQueue == mainQueueMark
   }
 
-  /// True on the main queue, or inside a `performAndWait` whose caller was on it.
+  /// True on the main queue, or where a caller up the stack holds it and waits: inside a
+  /// `performAndWait` started on the main queue, and on Darwin inside any `sync` block the main
+  /// thread runs.
+  ///
+  /// Darwin binds the main queue to the main thread ("the serial dispatch queue associated with
+  /// the application's main thread", `dispatch_get_main_queue`), and `sync` runs its block on the
+  /// calling thread, so there the main thread holds the main queue in any block, as
+  /// `dispatch_assert_queue` counts it. Linux drains the main queue on worker threads, and its
+  /// only check that follows a `sync` back to its caller is that same assertion, which ends the
+  /// process: a block of another queue that main-queue code waits for is not counted there (the
+  /// README lists the difference).
   static var holdsMainQueue: Bool {
+    #if canImport(Darwin)
+      if Thread.isMainThread { return true }
+    #endif
     let queue = currentQueue
     if queue == mainQueueMark { return true }
     guard let frame = frameBox()?.frame, frame.holdsMainQueue else { return false }
     return frame.queue == queue
+  }
+
+  /// True in a block of a serial queue that is neither the main queue nor a context's, where
+  /// Linux cannot tell whether main-queue code waits for the block in `sync`.
+  static var mayBeWaitedForByMainQueue: Bool {
+    #if canImport(Darwin)
+      return false
+    #else
+      guard currentQueue == nil else { return false }
+      let label = currentQueueLabel
+      return !label.isEmpty && !isGlobalQueue(label)
+    #endif
   }
 
   /// The label of the queue whose block is running ("" when it has none).

@@ -76,7 +76,7 @@ final class ContextCore: Sendable {
   /// the main queue is blocked until the block returns, so the block holds the main queue too.
   func nestedFrame() -> PerformScope.Frame {
     var frame = PerformScope.current
-    frame.holdsMainQueue = frame.holdsMainQueue || PerformScope.isOnMainQueue
+    frame.holdsMainQueue = PerformScope.holdsMainQueue
     if !frame.entries.contains(where: { $0.id == id }) { frame.entries.append(scopeEntry) }
     return frame
   }
@@ -85,6 +85,12 @@ final class ContextCore: Sendable {
   func ownFrame() -> PerformScope.Frame {
     PerformScope.Frame(entries: [scopeEntry])
   }
+
+  /// Said of a main-queue context used in another serial queue's block on Linux, where the core
+  /// cannot see whether main-queue code waits for the block in `sync` (Core Data on Darwin can).
+  private static let linuxSyncNote =
+    " (if main-queue code waits for this block in sync, Core Data allows it on Apple platforms;"
+    + " on Linux the core cannot see the waiting caller: use the context outside the sync block)"
 
   /// Checks one operation and reports at most one violation for it. Returns false when the
   /// operation must not touch `object` or `others`: one belongs to another context or was
@@ -115,6 +121,9 @@ final class ContextCore: Sendable {
     var contextName = displayName
     if !inScope {
       kind = .outsidePerform
+      if concurrencyType == .mainQueue && PerformScope.mayBeWaitedForByMainQueue {
+        location += Self.linuxSyncNote
+      }
     } else if let foreign {
       kind = .foreignContext
       location = "used with context '\(contextName)', \(location)"

@@ -328,7 +328,7 @@ extension CheckerEdgeCase {
       .init(
         .outsidePerform, .read, "Book", "title", in: "A",
         at: "on queue 'CheckerEdge.lock'", "outside any perform block",
-        notAt: ["inside perform of"])
+        notAt: ["inside perform of", "Core Data allows it"])
     ) { name in
       let f = try await AccessPattern.fixture(name)
       let lock = DispatchQueue(label: "CheckerEdge.lock")
@@ -336,16 +336,31 @@ extension CheckerEdgeCase {
       try check(title == "Dune", "the recorded read returned '\(title)'")
       return f.container
     },
-    .illegal(
-      "viewContext object read inside a serial queue's sync called from the main actor",
-      .init(
-        .outsidePerform, .read, "Book", "title", in: "viewContext",
-        at: "in a Swift task on queue 'CheckerEdge.lock'", "outside any perform block",
-        notAt: ["cooperative thread pool", "on the main queue"])
-    ) { name in
-      try await mainActorReadsViewObjectInSerialSync(name)
-    },
+    mainActorSyncCase,
   ]
+
+  /// Main-actor code waits in a serial queue's `sync` and reads a viewContext object in the block.
+  /// It holds the main queue, so by Core Data's rule the read is legal. Darwin runs the block on
+  /// the main thread, where the core counts the main queue as held, as `dispatch_assert_queue`
+  /// does; Linux runs it on a worker thread, and has no public check that does not end the
+  /// process, so there the core reports the read and says what it cannot see (README, "Where it
+  /// differs from Core Data, on purpose").
+  private static var mainActorSyncCase: CheckerEdgeCase {
+    let name = "viewContext object read inside a serial queue's sync called from the main actor"
+    #if canImport(Darwin)
+      return .legal(name) { try await mainActorReadsViewObjectInSerialSync($0) }
+    #else
+      return .illegal(
+        name,
+        .init(
+          .outsidePerform, .read, "Book", "title", in: "viewContext",
+          at: "in a Swift task on queue 'CheckerEdge.lock'", "outside any perform block",
+          "Core Data allows it on Apple platforms",
+          "on Linux the core cannot see the waiting caller",
+          notAt: ["cooperative thread pool", "on the main queue"])
+      ) { try await mainActorReadsViewObjectInSerialSync($0) }
+    #endif
+  }
 }
 
 // MARK: - Fixtures and helpers
