@@ -27,6 +27,8 @@ public struct ConcurrencyViolation: Sendable, Hashable, CustomStringConvertible 
   public enum Operation: String, Sendable, Hashable {
     case read, write, insert, delete, fetch, count, save, rollback, reset, refresh
     case existingObject, obtainPermanentIDs, mergeChanges, inspectChanges, processPendingChanges
+    /// `object(with:)`, `registeredObject(for:)`, `refreshAllObjects()`: a report names the call.
+    case objectWithID, registeredObject, refreshAllObjects
     /// A batch insert, update or delete request.
     case execute
   }

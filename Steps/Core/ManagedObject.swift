@@ -93,6 +93,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
   }
 
+  /// True while a saved object has unsaved changes, "updated since its managed object context was
+  /// last saved" (Apple): any property was set, as ``ManagedObjectContext/updatedObjects`` counts.
+  public var isUpdated: Bool {
+    core.access(.inspectChanges, object: self, firingFault: false) { state in
+      lifecycle == .persisted && state.touched.contains(id)
+    }
+  }
+
   /// True until the object's values are loaded: objects fetched with a `fetchBatchSize` load a
   /// batch at a time, on first use of any of them.
   public var isFault: Bool {

@@ -33,11 +33,13 @@ extension ManagedObjectContext {
 
 extension ContextCore {
   func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
-    access(.existingObject, entity: id.entityName) { state in state.registered[state.resolve(id)] }
+    access(.registeredObject, entity: id.entityName) { state in
+      state.registered[state.resolve(id)]
+    }
   }
 
   func object(with id: ManagedObjectID) -> ManagedObject {
-    access(.existingObject, entity: id.entityName) { state in
+    access(.objectWithID, entity: id.entityName) { state in
       if let object = state.registered[state.resolve(id)] { return object }
       guard id.storeIdentifier == store.identifier, case .found(let row) = sourceLookup(id) else {
         preconditionFailure(

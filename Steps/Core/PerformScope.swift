@@ -206,7 +206,14 @@ enum PerformScope {
       return "in a Swift task \(place), outside any perform block"
     }
     if let queue { return "\(queue), outside any perform block" }
-    let name = Thread.current.name ?? ""
+    // Linux threads inherit their creator's name (a Dispatch worker's, "oot.default-qos"), and
+    // swift-corelibs-foundation does not apply a name set before `start()` (observed): there a
+    // thread's name would point at the wrong place.
+    #if canImport(Darwin)
+      let name = Thread.current.name ?? ""
+    #else
+      let name = ""
+    #endif
     let thread = name.isEmpty ? "on a background thread" : "on thread '\(name)'"
     return "\(thread), outside any perform block"
   }

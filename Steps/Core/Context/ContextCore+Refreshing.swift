@@ -54,7 +54,7 @@ extension ContextCore {
   /// Data": `refreshAllObjects` "refreshes all the objects in the context while preserving the
   /// unsaved changes" and breaks retain cycles): an object without changes becomes a fault.
   func refreshAllObjects() {
-    let change = access(.refresh) { state -> ContextObjectsDidChange in
+    let change = access(.refreshAllObjects) { state -> ContextObjectsDidChange in
       var change = ContextObjectsDidChange(contextName: name)
       for object in Array(state.registered.values) {
         let outcome = reload(object, keepingChanges: true, in: state)

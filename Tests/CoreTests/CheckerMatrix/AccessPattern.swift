@@ -146,5 +146,5 @@ struct AccessPattern: Sendable, Identifiable, CustomTestStringConvertible {
   /// The whole table, one section a file.
   static let all: [AccessPattern] =
     legalPatterns + legalThreadPatterns + outsidePerformPatterns + placePatterns
-    + crossContextPatterns + invalidatedPatterns
+    + crossContextPatterns + invalidatedPatterns + scopePatterns + observerPatterns
 }

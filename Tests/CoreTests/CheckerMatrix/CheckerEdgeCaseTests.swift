@@ -86,7 +86,8 @@ struct CheckerEdgeCase: Sendable, CustomTestStringConvertible {
     CheckerEdgeCase(name: name, expected: expected, run: run)
   }
 
-  static let all: [CheckerEdgeCase] = batchHandlerCases + isFaultCases + syncDispatchCases
+  static let all: [CheckerEdgeCase] =
+    batchHandlerCases + isFaultCases + syncDispatchCases + inPlaceMutationCases
 }
 
 // MARK: Batch insert handlers

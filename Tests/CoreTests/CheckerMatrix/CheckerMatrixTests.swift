@@ -63,7 +63,8 @@ struct CheckerMatrixTests {
     #expect(Set(illegal.map(\.kind)) == kinds)
     let operations: Set<ConcurrencyViolation.Operation> = [
       .read, .write, .insert, .delete, .fetch, .count, .save, .rollback, .reset, .refresh,
-      .existingObject, .obtainPermanentIDs, .mergeChanges, .inspectChanges, .execute,
+      .existingObject, .objectWithID, .registeredObject, .obtainPermanentIDs, .mergeChanges,
+      .inspectChanges, .processPendingChanges, .refreshAllObjects, .execute,
     ]
     let missing = operations.subtracting(illegal.map(\.operation)).map(\.rawValue).sorted()
     #expect(missing.isEmpty, "operations no illegal pattern exercises: \(missing)")

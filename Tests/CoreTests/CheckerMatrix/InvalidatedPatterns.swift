@@ -58,5 +58,45 @@ extension AccessPattern {
         f.a.refresh(f.book, mergeChanges: false)
       }
     },
+    .illegal(
+      "attribute get after another context's deletion was merged",
+      .init(
+        .invalidatedObject, .read, "Book", "title", in: "B",
+        at: "after it was deleted in the store by another context", "inside perform of 'B'")
+    ) { f in
+      let id = f.book.objectID
+      let theirs = try await f.b.perform {
+        Smuggled(try f.b.existingObject(with: id, as: Book.self))
+      }
+      var notes = f.container.saveNotifications().makeAsyncIterator()
+      try await f.a.perform {
+        f.a.delete(f.book)
+        try f.a.save()
+      }
+      guard let note = await notes.next() else { throw PatternFailure("no save notification") }
+      await f.b.perform {
+        f.b.mergeChanges(fromContextDidSave: note)
+        _ = theirs.value.title
+      }
+    },
+    // Both rules are broken: the object is another context's, and that context was reset. The
+    // use is reported once, for the first rule the checker meets.
+    .illegal(
+      "deleting with B an object of A after A was reset",
+      .init(.foreignContext, .delete, "Book", in: "A", at: "used with context 'B'")
+    ) { f in
+      await f.a.perform { f.a.reset() }
+      await f.b.perform { f.b.delete(f.book) }
+    },
+    .illegal(
+      "isInserted after the context was reset",
+      .init(
+        .invalidatedObject, .inspectChanges, "Book", in: "A", at: "after its context was reset")
+    ) { f in
+      await f.a.perform {
+        f.a.reset()
+        _ = f.book.isInserted
+      }
+    },
   ]
 }

@@ -117,7 +117,7 @@ extension AccessPattern {
       }
       try check(before && !after, "temporary before: \(before), after: \(after)")
     },
-    .legal("isInserted, isDeleted, hasChanges, changedValues inside perform") { f in
+    .legal("isInserted, isUpdated, isDeleted, hasChanges, changedValues inside perform") { f in
       let problems = await f.a.perform {
         var problems: [String] = []
         let fresh = Book(context: f.a)
@@ -125,6 +125,7 @@ extension AccessPattern {
         f.book.pages = 413
         if !fresh.isInserted { problems.append("a new object is not isInserted") }
         if f.book.isDeleted { problems.append("an updated object is isDeleted") }
+        if !f.book.isUpdated || fresh.isUpdated { problems.append("isUpdated is wrong") }
         if !f.book.hasChanges { problems.append("an updated object has no changes") }
         if !f.a.hasChanges { problems.append("the context has no changes") }
         let changed = f.book.changedValues()

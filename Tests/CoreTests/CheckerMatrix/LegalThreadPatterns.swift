@@ -99,6 +99,11 @@ extension AccessPattern {
       if f.a.mergePolicy != .mergeByPropertyObjectTrump { problems.append("mergePolicy") }
       f.a.automaticallyMergesChangesFromParent = false
       if f.a.concurrencyType != .privateQueue { problems.append("concurrencyType") }
+      let child = f.a.newChildContext()
+      if child.parent !== f.a { problems.append("parent") }
+      let token = f.a.addObjectsDidChangeObserver { _ in }
+      f.a.removeObjectsDidChangeObserver(token)
+      f.container.removeSaveObserver(f.container.addSaveObserver { _ in })
       if !f.book.description.contains(id.description) { problems.append("description") }
       if Set([f.book, f.book]).count != 1 || f.book != f.book { problems.append("hashing") }
       if f.container.viewContext.name != "viewContext" { problems.append("viewContext name") }

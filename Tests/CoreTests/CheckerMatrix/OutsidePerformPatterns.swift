@@ -154,6 +154,11 @@ extension AccessPattern {
       _ = f.book.isDeleted
     },
     .illegal(
+      "isUpdated outside perform", .init(.outsidePerform, .inspectChanges, "Book", in: "A")
+    ) { f in
+      _ = f.book.isUpdated
+    },
+    .illegal(
       "object hasChanges outside perform",
       .init(.outsidePerform, .inspectChanges, "Author", in: "A")
     ) { f in
@@ -208,6 +213,45 @@ extension AccessPattern {
       }
       guard let note = await notes.next() else { throw PatternFailure("no save notification") }
       f.b.mergeChanges(fromContextDidSave: note)
+    },
+    .illegal(
+      "object(with:) outside perform", .init(.outsidePerform, .objectWithID, "Book", in: "B")
+    ) { f in
+      _ = f.b.object(with: f.book.objectID)
+    },
+    .illegal(
+      "registeredObject(for:) outside perform",
+      .init(.outsidePerform, .registeredObject, "Book", in: "A")
+    ) { f in
+      let found = f.a.registeredObject(for: f.book.objectID)
+      try check(found === f.book, "the recorded look-up did not carry on")
+    },
+    .illegal(
+      "refreshAllObjects outside perform",
+      .init(.outsidePerform, .refreshAllObjects, nil, in: "A")
+    ) { f in
+      f.a.refreshAllObjects()
+    },
+    .illegal(
+      "processPendingChanges outside perform",
+      .init(.outsidePerform, .processPendingChanges, nil, in: "A")
+    ) { f in
+      f.a.processPendingChanges()
+    },
+    .illegal(
+      "insertedObjects outside perform", .init(.outsidePerform, .inspectChanges, nil, in: "A")
+    ) { f in
+      _ = f.a.insertedObjects
+    },
+    .illegal(
+      "updatedObjects outside perform", .init(.outsidePerform, .inspectChanges, nil, in: "A")
+    ) { f in
+      _ = f.a.updatedObjects
+    },
+    .illegal(
+      "deletedObjects outside perform", .init(.outsidePerform, .inspectChanges, nil, in: "A")
+    ) { f in
+      _ = f.a.deletedObjects
     },
   ]
 }
