@@ -127,6 +127,24 @@ extension ContextCore {
   }
 }
 
+extension ContextCore {
+  /// The row `id` names, as a scratch object a row probe's predicate may follow (lock held):
+  /// never registered, so a predicate through a relationship registers nothing.
+  func probeTarget(_ id: ManagedObjectID) -> ManagedObject? {
+    guard case .found(let row) = sourceLookup(id) else { return nil }
+    return scratch(row)
+  }
+
+  /// An unregistered object holding `row`'s values, for judging or sorting the row as the store
+  /// would; its relationships lead to scratch objects too.
+  func scratch(_ row: SourceRow) -> ManagedObject {
+    let object = row.entity.init(ObjectRegistration(core: self, id: row.id, isInserted: false))
+    object.load(row: row.values, version: row.version)
+    object.lifecycle = .scratch
+    return object
+  }
+}
+
 /// Judges rows by a predicate without materializing them: the row's values are loaded into one
 /// reusable scratch object per entity class, which the predicate reads (lock held, in scope).
 struct RowProbe<Entity: ManagedObject> {

@@ -229,7 +229,11 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   ) -> [ManagedObject] {
     let object = unsafeDowncast(self, to: Entity.self)
     return core.access(.read, object: self, property: property(keyPath).name) { state in
-      object[keyPath: keyPath].targets.compactMap { core.object(for: $0, in: state) }
+      let targets = object[keyPath: keyPath].targets
+      // A fetch's row probe stands for a row in the store, so its relationships lead to rows
+      // too, as in the store's join: not to this context's objects and their unsaved values.
+      if lifecycle == .scratch { return targets.compactMap(core.probeTarget) }
+      return targets.compactMap { core.object(for: $0, in: state) }
     }
   }
 

@@ -214,4 +214,29 @@ struct ContextHierarchyTests {
     #expect(violations.first?.contextName == "parent")
     #expect(violations.first?.location.contains("inside perform of 'child'") == true)
   }
+
+  /// Apple, `NSManagedObjectContext.parent`: a child's fetches are "mediated by the parent
+  /// context", so the parent's pending changes are the child's store, sorted and windowed.
+  @Test("A child's sorted, limited fetch and its count see the parent's pending changes")
+  func childWindowOverParentsPendingChanges() async throws {
+    let container = makeContainer()
+    for title in ["one", "two", "three"] { _ = try await saveBook(title, in: container) }
+    let parent = container.newBackgroundContext()
+    try await parent.perform {
+      let all = try parent.fetch(FetchRequest<Book>(sortDescriptors: [SortDescriptor(\.title)]))
+      all[0].pages = 1  // "one"
+      parent.delete(all[1])  // "three"
+      let new = Book(context: parent)
+      new.title = "new"
+      new.pages = 5
+    }
+    let child = parent.newChildContext()
+    let (titles, count) = try await child.perform {
+      let request = FetchRequest<Book>(
+        sortDescriptors: [SortDescriptor(\.pages, order: .reverse)], fetchLimit: 2)
+      return (try child.fetch(request).map(\.title), try child.count(for: FetchRequest<Book>()))
+    }
+    #expect(titles == ["new", "one"])
+    #expect(count == 3)
+  }
 }

@@ -132,4 +132,50 @@ struct FetchTests {
     #expect(matched == 2)
     #expect(all == 3)
   }
+
+  /// Apple's `fetch(_:)`: pending inserts that match are found, deleted objects are not, and a
+  /// modified object is matched against its modified state; the sort and the window apply to
+  /// that whole result, and `count(for:)` counts what `fetch(_:)` returns.
+  @Test("Sort, offset and limit apply over pending changes; count and IDs agree with the fetch")
+  func windowOverPendingChanges() async throws {
+    let container = try await library(5)
+    let context = container.newBackgroundContext()
+    let (titles, ids, counts) = try await context.perform {
+      let all = try context.fetch(FetchRequest<Book>(sortDescriptors: [SortDescriptor(\.pages)]))
+      all[4].pages = 5
+      context.delete(all[1])
+      let new = Book(context: context)
+      new.title = "New"
+      new.pages = 15
+      let sorted = FetchRequest<Book>(
+        predicate: #Predicate { $0.pages > 0 }, sortDescriptors: [SortDescriptor(\.pages)],
+        fetchLimit: 3, fetchOffset: 1)
+      let unsorted = FetchRequest<Book>(
+        predicate: #Predicate { $0.pages > 0 }, fetchLimit: 3, fetchOffset: 1)
+      return (
+        try context.fetch(sorted).map(\.title), try context.fetchObjectIDs(sorted).count,
+        [try context.count(for: sorted), try context.count(for: unsorted)]
+      )
+    }
+    // Over 0 pages: Book 4 (5), New (15), Book 2 (20), Book 3 (30); Book 1 is deleted.
+    #expect(titles == ["New", "Book 2", "Book 3"])
+    #expect(ids == 3 && counts == [3, 3])
+  }
+
+  @Test(
+    "A batched fetch sees pending changes: the insert found, the deletion and the edit left out")
+  func batchedFetchOverPendingChanges() async throws {
+    let container = try await library(6)
+    let context = container.newBackgroundContext()
+    let titles = try await context.perform {
+      let first = try context.fetch(FetchRequest<Book>(fetchLimit: 2))
+      context.delete(first[0])
+      first[1].pages = 1000
+      Book(context: context).title = "New"
+      let request = FetchRequest<Book>(predicate: #Predicate { $0.pages < 100 })
+      request.fetchBatchSize = 2
+      return try context.fetch(request).map(\.title)
+    }
+    #expect(titles == ["Book 2", "Book 3", "Book 4", "Book 5", "New"])
+  }
 }

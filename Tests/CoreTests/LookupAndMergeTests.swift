@@ -193,4 +193,56 @@ struct LookupAndMergeTests {
     }
     #expect(title == "from a sibling")
   }
+
+  /// Apple, `existingObject(with:)` and `object(with:)`: an object registered in the context is
+  /// returned directly; one whose deletion is pending is still registered until the save.
+  @Test("The look-ups return an object whose deletion is pending; after the save, they do not")
+  func lookupsOfDeletedObject() async throws {
+    let container = makeContainer()
+    let id = try await Self.savedBook(in: container)
+    let context = container.newBackgroundContext()
+    let (pending, saved) = try await context.perform {
+      let book = try context.existingObject(with: id)
+      context.delete(book)
+      let pending = [
+        context.registeredObject(for: id) === book, context.object(with: id) === book,
+        try context.existingObject(with: id) === book,
+      ]
+      try context.save()
+      return (pending, context.registeredObject(for: id) == nil)
+    }
+    #expect(pending == [true, true, true])
+    #expect(saved)
+    await context.perform {
+      _ = #expect(throws: PersistenceError.objectDeleted(id)) {
+        try context.existingObject(with: id)
+      }
+    }
+  }
+
+  /// Pins a difference the README lists: a fault keeps the row it was made from. Core Data
+  /// (`shouldDeleteInaccessibleFaults`, true by default) fires a fault whose row is gone as a
+  /// deleted object with nil or 0 values.
+  @Test("A fault whose row another context deleted fires with the row it was made from")
+  func faultOfDeletedRow() async throws {
+    let container = makeContainer()
+    let id = try await Self.savedBook(in: container)
+    let reader = container.newBackgroundContext()
+    let wasFault = await reader.perform { reader.object(with: id).isFault }
+    try await container.performBackgroundTask { context in
+      context.delete(try context.existingObject(with: id))
+      try context.save()
+    }
+    let (title, isDeleted) = await reader.perform {
+      let book = reader.object(with: id) as! Book
+      return (book.title, book.isDeleted)
+    }
+    #expect(wasFault)
+    #expect(title == "Dune" && !isDeleted)
+    await reader.perform {
+      _ = #expect(throws: PersistenceError.objectDeleted(id)) {
+        try reader.existingObject(with: id)
+      }
+    }
+  }
 }

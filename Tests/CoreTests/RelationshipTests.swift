@@ -163,4 +163,33 @@ struct RelationshipTests {
     #expect(violations.first?.kind == .foreignContext)
     #expect(violations.first?.property == "author")
   }
+
+  /// Apple, `rollback()`: it "discards all insertions and deletions, and restores updated
+  /// objects to their last committed values": both sides of a relationship, and the objects a
+  /// delete rule already nullified.
+  @Test("rollback restores both sides of a relationship, also after a delete rule ran")
+  func rollbackRestoresRelationships() async throws {
+    let container = makeContainer()
+    let context = container.newBackgroundContext()
+    let (moved, deleted) = try await context.perform {
+      let ann = Author(context: context)
+      ann.name = "Ann"
+      let bob = Author(context: context)
+      bob.name = "Bob"
+      let book = Book(context: context)
+      book.title = "A"
+      book.author = ann
+      try context.save()
+      book.author = bob
+      context.rollback()
+      let moved = [book.author?.name, "\(ann.books.count)", "\(bob.books.count)"]
+      context.delete(ann)
+      context.processPendingChanges()
+      let nullified = book.author == nil
+      context.rollback()
+      return (moved, [nullified, book.author === ann, ann.books == [book], !context.hasChanges])
+    }
+    #expect(moved == ["Ann", "1", "0"])
+    #expect(deleted == [true, true, true, true])
+  }
 }

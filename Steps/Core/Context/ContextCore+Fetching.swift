@@ -4,7 +4,9 @@ import Foundation
 
 extension ContextCore {
   private enum Candidate {
-    case object(ManagedObject)
+    /// A registered object; with the row it was matched by, unless it was judged by its own
+    /// (unsaved) values.
+    case object(ManagedObject, SourceRow?)
     case row(SourceRow)
   }
 
@@ -46,11 +48,11 @@ extension ContextCore {
       }
       switch object.lifecycle {
       case .persisted where pending && state.touched.contains(object.id):
-        if try matches(object) { result.append(.object(object)) }
+        if try matches(object) { result.append(.object(object, nil)) }
       case .persisted:
-        if try probe.matches(row, request.predicate) { result.append(.object(object)) }
+        if try probe.matches(row, request.predicate) { result.append(.object(object, row)) }
       case .deleted(wasInserted: false) where !pending:
-        if try probe.matches(row, request.predicate) { result.append(.object(object)) }
+        if try probe.matches(row, request.predicate) { result.append(.object(object, row)) }
       default:
         continue
       }
@@ -59,7 +61,7 @@ extension ContextCore {
     let inserted = state.objects(state.inserted).filter { $0 is Entity }
       .sorted { $0.insertionSerial < $1.insertionSerial }
     for object in inserted where try matches(object) {
-      result.append(.object(object))
+      result.append(.object(object, nil))
     }
     return result
   }
@@ -67,6 +69,30 @@ extension ContextCore {
   private func window<Element>(_ elements: [Element], _ offset: Int, _ limit: Int) -> [Element] {
     let dropped = elements.dropFirst(max(offset, 0))
     return Array(limit > 0 ? dropped.prefix(limit) : dropped)
+  }
+
+  /// Sorts as the store does: an object matched by its row sorts by the row's values, which
+  /// may be newer than the ones it keeps (see `shouldRefreshRefetchedObjects`); the others by
+  /// their own, unsaved, values. Equal keys keep the fetch order.
+  private func sorted<Entity: ManagedObject>(
+    _ objects: [Entity], matchedBy candidates: [Candidate], _ order: [SortDescriptor<Entity>]
+  ) -> [Entity] {
+    let keys = zip(candidates, objects).map { candidate, object -> Entity in
+      guard case .object(let registered, let row?) = candidate, row.values != registered.committed
+      else { return object }
+      return scratch(row) as! Entity
+    }
+    let indices = keys.indices.sorted { lhs, rhs in
+      for descriptor in order {
+        switch descriptor.compare(keys[lhs], keys[rhs]) {
+        case .orderedAscending: return true
+        case .orderedDescending: return false
+        case .orderedSame: continue
+        }
+      }
+      return lhs < rhs
+    }
+    return indices.map { objects[$0] }
   }
 
   private func fetchObjects<Entity: ManagedObject>(
@@ -82,7 +108,7 @@ extension ContextCore {
       var batch = FaultBatch()
       var objects = found.map { candidate -> Entity in
         switch candidate {
-        case .object(let object):
+        case .object(let object, _):
           if request.shouldRefreshRefetchedObjects, object.lifecycle == .persisted {
             reload(object, keepingChanges: true, in: state)
           }
@@ -100,8 +126,9 @@ extension ContextCore {
         }
       }
       if !request.sortDescriptors.isEmpty {
-        objects.sort(using: request.sortDescriptors)
-        objects = window(objects, request.fetchOffset, request.fetchLimit)
+        objects = window(
+          sorted(objects, matchedBy: found, request.sortDescriptors), request.fetchOffset,
+          request.fetchLimit)
       }
       return objects
     }
@@ -129,7 +156,7 @@ extension ContextCore {
       }
       return window(found, request.fetchOffset, request.fetchLimit).map { candidate in
         switch candidate {
-        case .object(let object): object.id
+        case .object(let object, _): object.id
         case .row(let row): row.id
         }
       }
