@@ -89,8 +89,8 @@ extension ContextCore {
   }
 
   /// Takes a child's save as pending changes of this context. Every object it names is
-  /// resolved first, so a save that cannot apply changes nothing. The lists of `links` then
-  /// follow their to-one sides (ToManyChanges.swift).
+  /// resolved first, so a save that cannot apply changes nothing.
+  /// Then the lists of `links` follow their to-one sides (ToManyChanges.swift).
   func applyChildSave(
     inserts: [(id: ManagedObjectID, entity: ManagedObject.Type, values: [String: StoredValue])],
     updates: [(id: ManagedObjectID, changes: [String: StoredValue], read: [String: StoredValue])],

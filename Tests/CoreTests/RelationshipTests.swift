@@ -163,4 +163,34 @@ struct RelationshipTests {
     #expect(violations.first?.kind == .foreignContext)
     #expect(violations.first?.property == "author")
   }
+
+  /// `rollback()`: "discards all insertions and deletions, and restores updated objects to their
+  /// last committed values". A move and a nullified delete rule changed three objects; all three
+  /// come back, and the deleted author is no longer deleted.
+  @Test("rollback undoes a move and a delete rule that already ran, on both sides")
+  func rollbackRestoresBothSides() async throws {
+    let container = makeContainer()
+    let context = container.newBackgroundContext()
+    let restored = try await context.perform {
+      let (ann, book) = insertDune(in: context)
+      let bob = Author(context: context)
+      bob.name = "Bob"
+      let other = Book(context: context)
+      other.title = "Other"
+      other.author = ann
+      try context.save()
+      book.author = bob
+      context.delete(ann)
+      context.processPendingChanges()
+      let nullified = other.author == nil
+      context.rollback()
+      return (
+        nullified, book.author === ann, other.author === ann, ann.books.count, bob.books.count,
+        ann.isDeleted, context.hasChanges
+      )
+    }
+    #expect(restored.0, "the delete rule ran before the rollback")
+    #expect(restored.1 && restored.2 && restored.3 == 2 && restored.4 == 0, "\(restored)")
+    #expect(!restored.5 && !restored.6)
+  }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import ManagedObjectCore
+import Synchronization
 import Testing
+import WorkshopSupport
 
 /// Moving a book from one author to another in two contexts at once. Core Data keeps a to-many
 /// side whose inverse is to-one as that side's foreign key, and "makes it easy for you to alter
@@ -173,5 +175,79 @@ struct ToOneMoveTests {
     }
     #expect(count == 0)
     #expect(books == 0)
+  }
+
+  /// `updatedObjects`: "The set of objects registered with the context that have uncommitted
+  /// changes": a move changes the book's `author` and both authors' `books`, so the save reports
+  /// all three. A context that merges it refreshes what it has registered, and its graph follows
+  /// (`mergeChanges(fromContextDidSave:)` "refreshes any objects which have been updated in the
+  /// other context"); objects it never registered are not reported to its observers.
+  @Test("A move is saved as three updated objects; a merge refreshes the registered ones")
+  func moveIsSavedAndMerged() async throws {
+    let container = makeContainer()
+    let cast = try await Cast(in: container)
+    let reader = container.newBackgroundContext()
+    let heard = Mutex<[ContextObjectsDidChange]>([])
+    let token = reader.addObjectsDidChangeObserver { change in heard.withLock { $0.append(change) }
+    }
+    defer { reader.removeObjectsDidChangeObserver(token) }
+    _ = try await reader.perform {
+      try reader.existingObject(with: cast.ann, as: Author.self).books.count
+    }
+    let notes = container.saveNotifications()
+    try await container.performBackgroundTask { context in
+      let book = try context.existingObject(with: cast.book, as: Book.self)
+      book.author = try context.existingObject(with: cast.bob, as: Author.self)
+      try context.save()
+    }
+    let note = try await withTimeout(.seconds(20), "the save notification") {
+      var iterator = notes.makeAsyncIterator()
+      return await iterator.next()
+    }
+    #expect(note?.updatedObjectIDs == [cast.book, cast.ann, cast.bob])
+    #expect(note?.insertedObjectIDs == [] && note?.deletedObjectIDs == [])
+    let merged = try await reader.perform {
+      reader.mergeChanges(fromContextDidSave: try #require(note))
+      let ann = try reader.existingObject(with: cast.ann, as: Author.self)
+      let book = try reader.existingObject(with: cast.book, as: Book.self)
+      return (ann.books.count, book.author?.name)
+    }
+    #expect(merged.0 == 0 && merged.1 == "Bob", "\(merged)")
+    #expect(heard.withLock { $0.map(\.refreshedObjectIDs) } == [[cast.ann, cast.book]])
+  }
+
+  /// Core Data runs delete rules at the end of the event, or with
+  /// `propagatesDeletesAtEndOfEvent` false "only during a save operation"; a child's save is
+  /// pushed into its parent as it is. A grandchild that deletes an author its book is not even
+  /// registered in still nullifies the book's `author`, and each save carries that up a level.
+  @Test("A grandchild's delete nullifies at its save, and every level up sees the book let go")
+  func grandchildDeleteNullifies() async throws {
+    let container = makeContainer()
+    let cast = try await Cast(in: container)
+    let root = container.newBackgroundContext()
+    let middle = root.newChildContext()
+    let leaf = middle.newChildContext()
+    leaf.propagatesDeletesAtEndOfEvent = false
+    let before = try await middle.perform {
+      try middle.existingObject(with: cast.book, as: Book.self).author?.name
+    }
+    let (pending, registered) = try await leaf.perform {
+      leaf.delete(try leaf.existingObject(with: cast.ann))
+      return (leaf.hasChanges, leaf.registeredObject(for: cast.book) != nil)
+    }
+    try await leaf.perform { try leaf.save() }
+    let inMiddle = try await middle.perform {
+      let book = try middle.existingObject(with: cast.book, as: Book.self)
+      return (book.author?.name, middle.deletedObjects.map(\.objectID), book.hasChanges)
+    }
+    #expect(before == "Ann" && pending && !registered)
+    #expect(inMiddle.0 == nil && inMiddle.1 == [cast.ann] && inMiddle.2, "\(inMiddle)")
+    try await middle.perform { try middle.save() }
+    try await root.perform { try root.save() }
+    let stored = try await container.performBackgroundTask { context in
+      let book = try context.existingObject(with: cast.book, as: Book.self)
+      return (book.author == nil, try context.count(for: FetchRequest<Author>()))
+    }
+    #expect(stored.0 && stored.1 == 2)
   }
 }
