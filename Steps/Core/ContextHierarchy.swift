@@ -90,10 +90,11 @@ extension ContextCore {
 
   /// Takes a child's save as pending changes of this context. Every object it names is
   /// resolved first, so a save that cannot apply changes nothing.
+  /// Then the lists of `links` follow their to-one sides (ToManyChanges.swift).
   func applyChildSave(
     inserts: [(id: ManagedObjectID, entity: ManagedObject.Type, values: [String: StoredValue])],
     updates: [(id: ManagedObjectID, changes: [String: StoredValue], read: [String: StoredValue])],
-    deletes: [ManagedObjectID]
+    deletes: [ManagedObjectID], links: [InverseLink]
   ) throws(PersistenceError) {
     try state.withLock { (state: ContextState) throws(PersistenceError) in
       var targets: [ManagedObjectID: ManagedObject] = [:]
@@ -103,6 +104,7 @@ extension ContextCore {
         }
         targets[id] = object
       }
+      let owners = owners(of: links, in: state)
       for insert in inserts {
         let object = insert.entity.init(
           ObjectRegistration(core: self, id: insert.id, isInserted: true))
@@ -123,6 +125,7 @@ extension ContextCore {
       for id in deletes {
         _ = markDeleted(targets[id]!, in: state)
       }
+      follow(links, before: owners, in: state)
     }
   }
 }

@@ -89,8 +89,11 @@ final class InMemoryStore: Sendable {
     var placements: [Int64: Placement] = [:]
   }
 
+  /// Applies a save, all or nothing; then the to-many sides of `links` follow their to-one sides
+  /// (ToManyChanges.swift), and the values it hands back include that.
   func commit(
-    inserts: [Insert], updates: [Update], deletes: [Delete], policy: MergePolicy
+    inserts: [Insert], updates: [Update], deletes: [Delete], links: [InverseLink] = [],
+    policy: MergePolicy
   ) throws(PersistenceError) -> CommitResult {
     try state.withLock { (state: inout State) throws(PersistenceError) in
       var rows = state.rows
@@ -182,7 +185,19 @@ final class InMemoryStore: Sendable {
       guard conflicts.isEmpty else {
         throw .mergeConflict(conflicts.sorted { $0.objectID.description < $1.objectID.description })
       }
-      let placements = try place(inserts, policy: policy, in: &rows)
+      var placements = try place(inserts, policy: policy, in: &rows)
+      if !links.isEmpty {
+        rows.follow(links, from: state.rows)
+        for update in updates {
+          guard case .stored(_, let version, let written)? = resolutions[update.objectID],
+            let row = rows[update.row]
+          else { continue }
+          resolutions[update.objectID] = .stored(row.values, version: version, written: written)
+        }
+        placements = placements.mapValues {
+          Placement(row: $0.row, values: rows[$0.row]!.values, version: $0.version)
+        }
+      }
       state.rows = rows
       state.tombstones.formUnion(removed)
       return CommitResult(resolutions: resolutions, placements: placements)

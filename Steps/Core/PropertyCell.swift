@@ -39,6 +39,14 @@ struct PropertyCell {
 
   var inverseName: String? { property.inverseName(in: object) }
 
+  /// True when the inverse, on the target entity, is a to-many relationship.
+  var inverseIsToMany: Bool {
+    guard let inverseName, let storage = property.storage as? any RelationshipStorage.Type,
+      let inverse = EntityLayout.of(storage.target).property(named: inverseName)
+    else { return false }
+    return (inverse.storage as? any RelationshipStorage.Type)?.isToMany ?? false
+  }
+
   var targets: Set<ManagedObjectID> {
     get { property.targets(in: object) }
     nonmutating set { property.setTargets(newValue, in: object) }

@@ -73,6 +73,19 @@ extension Set: RelationshipValue where Element: ManagedObject {
   public init(_objects objects: [ManagedObject]) { self = Set(objects.map { $0 as! Element }) }
 }
 
+/// The entity class a relationship value holds, for the core.
+protocol RelationshipTarget {
+  static var target: ManagedObject.Type { get }
+}
+
+extension Optional: RelationshipTarget where Wrapped: ManagedObject {
+  static var target: ManagedObject.Type { Wrapped.self }
+}
+
+extension Set: RelationshipTarget where Element: ManagedObject {
+  static var target: ManagedObject.Type { Element.self }
+}
+
 /// A relationship of a ``ManagedObject`` subclass, to-one (`Target?`) or to-many (`Set<Target>`).
 ///
 /// Name the inverse relationship on the target entity and the core keeps both sides in step, as
@@ -126,6 +139,8 @@ protocol PropertyStorage {
 
 protocol RelationshipStorage: PropertyStorage {
   static var isToMany: Bool { get }
+  /// The entity class at the other end.
+  static var target: ManagedObject.Type { get }
   var targets: Set<ManagedObjectID> { get set }
   var inverseName: String? { get }
 }
@@ -162,6 +177,8 @@ extension Attribute: PropertyStorage {
 
 extension Relationship: RelationshipStorage {
   static var isToMany: Bool { Value._isToMany }
+
+  static var target: ManagedObject.Type { (Value.self as! any RelationshipTarget.Type).target }
 
   var stored: StoredValue? {
     Self.isToMany ? .toMany(targets) : .toOne(targets.first)

@@ -1,6 +1,7 @@
 import Foundation
 import ManagedObjectCore
 import Testing
+import WorkshopSupport
 
 @Suite("Context hierarchy: parents and children")
 struct ContextHierarchyTests {
@@ -238,5 +239,66 @@ struct ContextHierarchyTests {
     }
     #expect(titles == ["new", "one"])
     #expect(count == 3)
+  }
+
+  /// Apple: the context "automatically merges changes saved to its persistent store coordinator
+  /// or parent context" (`automaticallyMergesChangesFromParent`). A background context's save
+  /// reaches the store; the view context merges it, but a merge is not a save, so the view
+  /// context's child is not told.
+  @Test("A child of the view context does not take a store save its parent merged")
+  @MainActor
+  func viewContextsChildIgnoresStoreSaves() async throws {
+    let container = makeContainer()
+    let id = try await saveBook("v1", in: container)
+    let view = container.viewContext
+    view.automaticallyMergesChangesFromParent = true
+    let child = view.newChildContext()
+    child.automaticallyMergesChangesFromParent = true
+    _ = try view.existingObject(with: id, as: Book.self).title
+    _ = try await child.perform { try child.existingObject(with: id, as: Book.self).title }
+    try await container.performBackgroundTask { context in
+      try context.existingObject(with: id, as: Book.self).title = "v2"
+      try context.save()
+    }
+    // Merges are enqueued during the save; an enqueued block runs after them.
+    let inView = try await view.perform(schedule: .enqueued) {
+      try #require(view.registeredObject(for: id) as? Book).title
+    }
+    let inChild = try await child.perform(schedule: .enqueued) {
+      try #require(child.registeredObject(for: id) as? Book).title
+    }
+    #expect(inView == "v2")
+    #expect(inChild == "v1")
+    #expect(container.violations.isEmpty, "\(container.violations)")
+  }
+
+  /// `insert(_:)`: an object "is registered in the receiver with a temporary global ID. It is
+  /// assigned a permanent global ID when changes are committed": a save into a parent commits
+  /// nothing to a store, so each level's save notification names the temporary ID, and only the
+  /// root's names the permanent one.
+  @Test("Saves up a grandchild chain report the temporary ID; the root's save the permanent one")
+  func notificationsUpTheChain() async throws {
+    let container = makeContainer()
+    let root = container.newBackgroundContext()
+    let middle = root.newChildContext()
+    let leaf = middle.newChildContext()
+    let notes = container.saveNotifications()
+    let temporary = try await leaf.perform {
+      let book = Book(context: leaf)
+      book.title = "deep"
+      try leaf.save()
+      return book.objectID
+    }
+    try await middle.perform { try middle.save() }
+    let permanent = try await root.perform {
+      try root.save()
+      return try #require(root.registeredObjects.first).objectID
+    }
+    let received = try await withTimeout(.seconds(20), "three save notifications") {
+      var iterator = notes.makeAsyncIterator()
+      return [await iterator.next(), await iterator.next(), await iterator.next()]
+    }
+    #expect(temporary.isTemporaryID && !permanent.isTemporaryID)
+    #expect(received.map { $0?.insertedObjectIDs } == [[temporary], [temporary], [permanent]])
   }
 }

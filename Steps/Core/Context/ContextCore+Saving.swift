@@ -82,8 +82,11 @@ extension ContextCore {
         objectID: object.id, row: row, readVersion: object.version, snapshot: object.committed)
     }
 
+    let links = (inserted + updated + deleted).flatMap { $0.changedInverseLinks() }
+      .map { $0.remapping(map) }
     let result = try store.commit(
-      inserts: inserts, updates: updates, deletes: deletes, policy: state.mergePolicy)
+      inserts: inserts, updates: updates, deletes: deletes, links: links,
+      policy: state.mergePolicy)
 
     // The store accepted the save: bring the context in line with it.
     var updatedIDs: Set<ManagedObjectID> = []
@@ -141,7 +144,8 @@ extension ContextCore {
     try parent.applyChildSave(
       inserts: inserted.map { ($0.id, type(of: $0), $0.storedValues()) },
       updates: updated.map { ($0.id, $0.changedStoredValues(), $0.committed) },
-      deletes: deletions.map(\.id))
+      deletes: deletions.map(\.id),
+      links: (inserted + updated + deleted).flatMap { $0.changedInverseLinks() })
     for object in inserted + updated {
       object.lifecycle = .persisted
       object.committed = object.storedValues()
