@@ -34,7 +34,7 @@ extension AccessPattern {
       .init(.outsidePerform, .fetch, "Author", in: "A", at: "outside any perform block")
     ) { f in
       let context = Smuggled(f.a)
-      let count = try await offThePool {
+      let count = try await offThePool(on: .global()) {
         try context.value.fetch(FetchRequest<Author>()).count
       }
       try check(count == 1, "fetched \(count) authors")
@@ -72,7 +72,7 @@ extension AccessPattern {
       .init(.outsidePerform, .insert, "Author", in: "viewContext", at: "outside any perform block")
     ) { name in
       let container = PersistentContainer(name: name, concurrencyChecking: .record)
-      try await offThePool {
+      try await offThePool(on: .global()) {
         _ = container.viewContext.insertNewObject(of: Author.self)
       }
       return container
