@@ -98,11 +98,15 @@ extension ContextCore {
   ) throws(PersistenceError) {
     try state.withLock { (state: ContextState) throws(PersistenceError) in
       var targets: [ManagedObjectID: ManagedObject] = [:]
-      for id in updates.map(\.id) + deletes {
+      for id in updates.map(\.id) {
         guard let object = object(for: id, in: state), !object.isDetached else {
           throw .objectNotFound(id)
         }
         targets[id] = object
+      }
+      // A deletion the child merged from here may name an object already gone: nothing to do.
+      let deleting = deletes.compactMap { id in
+        object(for: id, in: state).flatMap { $0.isDetached ? nil : $0 }
       }
       let owners = owners(of: links, in: state)
       for insert in inserts {
@@ -122,8 +126,8 @@ extension ContextCore {
         }
         state.touched.insert(object.id)
       }
-      for id in deletes {
-        _ = markDeleted(targets[id]!, in: state)
+      for object in deleting {
+        _ = markDeleted(object, in: state)
       }
       follow(links, before: owners, in: state)
     }

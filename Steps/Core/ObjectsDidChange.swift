@@ -2,10 +2,8 @@ import Foundation
 
 /// What a merge or a refresh changed in one context, like `NSManagedObjectContext
 /// .didChangeObjectsNotification` (`NSManagedObjectContextObjectsDidChange`): its
-/// `NSInsertedObjectsKey`, `NSUpdatedObjectsKey`, `NSRefreshedObjectsKey` and
-/// `NSInvalidatedObjectsKey`, as object IDs so that the notification is Sendable. A merge
-/// invalidates what another context deleted (Core Data calls `delete(_:)` on it instead, so it
-/// has no deleted set here).
+/// `NSInsertedObjectsKey`, `NSUpdatedObjectsKey`, `NSDeletedObjectsKey`, `NSRefreshedObjectsKey`
+/// and `NSInvalidatedObjectsKey`, as object IDs so that the notification is Sendable.
 ///
 /// The core posts it when a context merges another's save (``ManagedObjectContext/
 /// mergeChanges(fromContextDidSave:)`` or `automaticallyMergesChangesFromParent`) and when it
@@ -21,12 +19,15 @@ public struct ContextObjectsDidChange: Sendable, Hashable {
   public var updatedObjectIDs: Set<ManagedObjectID> = []
   /// Objects read again from the store, with no unsaved changes here.
   public var refreshedObjectIDs: Set<ManagedObjectID> = []
-  /// Objects deleted elsewhere, now invalid here.
+  /// Objects another context deleted, now pending deletions here: a merge calls `delete(_:)` on
+  /// them, as Core Data's does.
+  public var deletedObjectIDs: Set<ManagedObjectID> = []
+  /// Objects whose rows were gone when this context read them again, now invalid here.
   public var invalidatedObjectIDs: Set<ManagedObjectID> = []
 
   var isEmpty: Bool {
-    insertedObjectIDs.isEmpty && updatedObjectIDs.isEmpty && refreshedObjectIDs.isEmpty
-      && invalidatedObjectIDs.isEmpty
+    insertedObjectIDs.isEmpty && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty
+      && refreshedObjectIDs.isEmpty && invalidatedObjectIDs.isEmpty
   }
 }
 

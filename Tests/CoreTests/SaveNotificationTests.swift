@@ -86,7 +86,12 @@ struct SaveNotificationTests {
     #expect(container.violations.isEmpty, "\(container.violations)")
   }
 
-  @Test("mergeChanges(fromContextDidSave:) refreshes registered objects and drops deleted ones")
+  /// Apple, `mergeChanges(fromContextDidSave:)`: it "refreshes any objects which have been updated
+  /// in the other context, faults in any newly-inserted objects, and invokes `delete(_:)` on those
+  /// which have been deleted". A deleted object stays registered, as a pending deletion
+  /// (`deletedObjects`: "removed from their persistent store during the next save"), until the
+  /// context saves; that save finds its row gone and succeeds.
+  @Test("mergeChanges(fromContextDidSave:) refreshes updated objects and deletes deleted ones")
   func manualMerge() async throws {
     let container = makeContainer()
     let writer = container.newBackgroundContext()
@@ -110,15 +115,20 @@ struct SaveNotificationTests {
       var iterator = notes.makeAsyncIterator()
       return await iterator.next()
     }
-    let (title, registered) = try await reader.perform {
+    let (title, registered, deleted, saved) = try await reader.perform {
       let kept = try reader.existingObject(with: keptID, as: Book.self)
       let before = kept.title
       reader.mergeChanges(fromContextDidSave: try #require(note))
       _ = before
-      return (kept.title, reader.registeredObjects.map(\.objectID))
+      let deleted = reader.deletedObjects.map(\.objectID)
+      let registered = Set(reader.registeredObjects.map(\.objectID))
+      try reader.save()
+      return (kept.title, registered, deleted, reader.registeredObjects.map(\.objectID))
     }
     #expect(title == "new")
-    #expect(registered == [keptID])
+    #expect(registered == [keptID, goneID])
+    #expect(deleted == [goneID])
+    #expect(saved == [keptID], "the save drops the deletion, whose row was already gone")
     #expect(container.violations.isEmpty)
   }
 

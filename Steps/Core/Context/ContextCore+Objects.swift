@@ -126,8 +126,10 @@ extension ContextCore {
       for cell in object.cells where cell.isRelationship {
         guard let inverse = cell.inverseName else { continue }
         for targetID in cell.targets {
-          guard let target = self.object(for: targetID, in: state) else { continue }
-          relationshipCell(inverse, of: target).targets.remove(object.id)
+          // A merged deletion may find the other side already read without it.
+          guard let target = self.object(for: targetID, in: state),
+            relationshipCell(inverse, of: target).targets.remove(object.id) != nil
+          else { continue }
           target.markWritten(in: state)
         }
       }

@@ -110,9 +110,11 @@ extension ContextCore {
     objectsDidChange.post(change)
   }
 
-  /// Core Data's `mergeChanges(fromContextDidSave:)`: updated objects are refreshed, keeping
-  /// local changes; deleted ones are invalidated; inserted ones are faulted in, so that this
-  /// context's registered objects (and fetches of them) include them.
+  /// Core Data's `mergeChanges(fromContextDidSave:)`, which "refreshes any objects which have
+  /// been updated in the other context, faults in any newly-inserted objects, and invokes
+  /// `delete(_:)` on those which have been deleted": updated objects keep their local changes, and
+  /// a deleted one becomes a pending deletion here, whose delete rules run at the end of the event
+  /// and which the next save drops from the store's point of view (its row is already gone).
   private func merge(_ note: ContextDidSave, in state: ContextState) -> ContextObjectsDidChange {
     var change = ContextObjectsDidChange(contextName: name)
     // A parent's save made temporary IDs permanent: adopt them before looking anything up.
@@ -127,9 +129,10 @@ extension ContextCore {
       record(reload(object, keepingChanges: true, in: state), of: object.id, in: &change)
     }
     for id in note.deletedObjectIDs {
-      guard let object = state.registered[state.resolve(id)] else { continue }
-      detach(object, .deletedInStore, in: state)
-      change.invalidatedObjectIDs.insert(id)
+      guard let object = state.registered[state.resolve(id)], markDeleted(object, in: state)
+      else { continue }
+      state.unpropagatedDeletes.append(object)
+      change.deletedObjectIDs.insert(object.id)
     }
     return change
   }

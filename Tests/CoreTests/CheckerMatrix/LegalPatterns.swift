@@ -168,6 +168,25 @@ extension AccessPattern {
       }
       try check(pages == 600, "after the merge B sees \(pages) pages instead of 600")
     },
+    // The merge calls `delete(_:)` on the object (Apple, `mergeChanges(fromContextDidSave:)`):
+    // until B saves, it is a pending deletion, and reading it is a use like any other.
+    .legal("reading a deletion merged from another context, before saving it") { f in
+      let id = f.book.objectID
+      let theirs = try await f.b.perform {
+        Smuggled(try f.b.existingObject(with: id, as: Book.self))
+      }
+      var notes = f.container.saveNotifications().makeAsyncIterator()
+      try await f.a.perform {
+        f.a.delete(f.book)
+        try f.a.save()
+      }
+      guard let note = await notes.next() else { throw PatternFailure("no save notification") }
+      let (title, deleted) = await f.b.perform {
+        f.b.mergeChanges(fromContextDidSave: note)
+        return (theirs.value.title, theirs.value.isDeleted)
+      }
+      try check(title == "Dune" && deleted, "read '\(title)', deleted: \(deleted)")
+    },
     .legal("automatic merge into another context, then read inside its perform") { f in
       let id = f.book.objectID
       f.b.automaticallyMergesChangesFromParent = true
