@@ -5,14 +5,16 @@ import Foundation
 
 extension ContextCore {
   func registrationForInsert(of entity: ManagedObject.Type) -> ObjectRegistration {
-    let serial = state.withLock { state in
+    let (serial, key, layout) = state.withLock { state in
       defer { state.nextSerial += 1 }
-      return state.nextSerial
+      let known = state.lastInserted.flatMap { $0.entity == ObjectIdentifier(entity) ? $0 : nil }
+      let kind =
+        known ?? (ObjectIdentifier(entity), .of(entity, in: store.identifier), .of(entity))
+      state.lastInserted = kind
+      return (state.nextSerial, kind.key, kind.layout)
     }
-    let id = ManagedObjectID(
-      key: .of(entity, in: store.identifier), storage: .temporary(context: self.id, serial: serial))
-    return ObjectRegistration(
-      core: self, id: id, isInserted: true, layout: EntityLayout.of(entity))
+    let id = ManagedObjectID(key: key, storage: .temporary(context: self.id, serial: serial))
+    return ObjectRegistration(core: self, id: id, isInserted: true, layout: layout)
   }
 
   func didInsert(_ object: ManagedObject) {
@@ -24,6 +26,11 @@ extension ContextCore {
 
   func permanentID(row: Int64, entity: ManagedObject.Type) -> ManagedObjectID {
     ManagedObjectID(key: .of(entity, in: store.identifier), storage: .permanent(row: row))
+  }
+
+  /// The permanent ID of `object`'s row: same store and entity as its current ID, so no look-up.
+  func permanentID(row: Int64, of object: ManagedObject) -> ManagedObjectID {
+    ManagedObjectID(key: object.id.key, storage: .permanent(row: row))
   }
 
   /// Loads the values of `object`'s whole batch, if it is a fault (lock held).
@@ -212,7 +219,7 @@ extension ContextCore {
       let rows = store.reserveRows(temporary.count)
       var map: [ManagedObjectID: ManagedObjectID] = [:]
       for (object, row) in zip(temporary, rows) {
-        map[object.id] = permanentID(row: row, entity: type(of: object))
+        map[object.id] = permanentID(row: row, of: object)
       }
       rekey(map, in: state)
     }

@@ -58,20 +58,22 @@ extension ContextCore {
     var map: [ManagedObjectID: ManagedObjectID] = [:]
     map.reserveCapacity(temporary.count)
     for (object, row) in zip(temporary, store.reserveRows(temporary.count)) {
-      map[object.id] = permanentID(row: row, entity: type(of: object))
+      map[object.id] = permanentID(row: row, of: object)
     }
-    func final(_ values: [String: StoredValue]) -> [String: StoredValue] {
-      values.mapValues { $0.remapping(map) }
+    // Only relationships name other objects: attributes need no remapping.
+    func final(_ values: [String: StoredValue], of object: ManagedObject) -> [String: StoredValue] {
+      object.hasRelationships ? values.mapValues { $0.remapping(map) } : values
     }
     let inserts = inserted.map { object in
       InMemoryStore.Insert(
         row: (map[object.id] ?? object.id).row!, entity: type(of: object),
-        values: final(object.storedValues()))
+        values: final(object.storedValues(), of: object))
     }
     let updates = updated.map { object in
       InMemoryStore.Update(
-        objectID: object.id, row: object.id.row!, changed: final(object.changedStoredValues()),
-        all: final(object.storedValues()), snapshot: object.committed,
+        objectID: object.id, row: object.id.row!,
+        changed: final(object.changedStoredValues(), of: object),
+        all: final(object.storedValues(), of: object), snapshot: object.committed,
         readVersion: object.version)
     }
     let deletes = deleted.compactMap { object -> InMemoryStore.Delete? in
@@ -109,13 +111,21 @@ extension ContextCore {
     insertedIDs.reserveCapacity(inserted.count)
     for (object, insert) in zip(inserted, inserts) {
       let placement = result.placements[insert.row]!
-      let final = permanentID(row: placement.row, entity: type(of: object))
-      if placement.row == insert.row {
+      let final = permanentID(row: placement.row, of: object)
+      guard placement.row != insert.row else {
         insertedIDs.insert(final)
-      } else {
-        updatedIDs.insert(final)
-        map[object.id] = final
+        object.lifecycle = .persisted
+        // The row holds what the object holds, unless a link made a list follow its members.
+        if links.isEmpty {
+          object.committed = insert.values
+          object.version = placement.version
+        } else {
+          object.load(row: placement.values, version: placement.version)
+        }
+        continue
       }
+      updatedIDs.insert(final)
+      map[object.id] = final
       if let holder = state.registered[final], holder !== object {
         holder.load(row: placement.values, version: placement.version)
         detach(object, .insertionDiscarded, in: state)

@@ -19,6 +19,9 @@ final class ContextState {
   /// Temporary IDs this context made permanent on save, so that a child still holding the old ID
   /// finds the object.
   var aliases: [ManagedObjectID: ManagedObjectID] = [:]
+  /// The class last inserted, with its key and layout: a run of inserts of one entity looks
+  /// them up once, not behind two global locks per object.
+  var lastInserted: (entity: ObjectIdentifier, key: EntityKey, layout: EntityLayout)?
 
   func objects(_ ids: Set<ManagedObjectID>) -> [ManagedObject] {
     ids.compactMap { registered[$0] }
