@@ -26,9 +26,14 @@ extension ContextCore {
   /// The rows of `entity` as this context's parent presents them.
   func sourceRows<Entity: ManagedObject>(of entity: Entity.Type) -> [SourceRow] {
     guard let parent else {
+      // One key per class, not one global look-up per row.
+      var last: (entity: ObjectIdentifier, key: EntityKey)?
       return store.rows(of: entity).map { row, value in
-        SourceRow(
-          id: permanentID(row: row, entity: value.entity), entity: value.entity,
+        let known = last.flatMap { $0.entity == ObjectIdentifier(value.entity) ? $0.key : nil }
+        let key = known ?? EntityKey.of(value.entity, in: store.identifier)
+        last = (ObjectIdentifier(value.entity), key)
+        return SourceRow(
+          id: ManagedObjectID(key: key, storage: .permanent(row: row)), entity: value.entity,
           values: value.values, version: value.version)
       }
     }
