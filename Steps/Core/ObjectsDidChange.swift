@@ -20,9 +20,10 @@ public struct ContextObjectsDidChange: Sendable, Hashable {
   /// Objects read again from the store, with no unsaved changes here.
   public var refreshedObjectIDs: Set<ManagedObjectID> = []
   /// Objects another context deleted, now pending deletions here: a merge calls `delete(_:)` on
-  /// them, as Core Data's does.
+  /// them, as Core Data's does, and a refresh that finds the row deleted marks them so.
   public var deletedObjectIDs: Set<ManagedObjectID> = []
-  /// Objects whose rows were gone when this context read them again, now invalid here.
+  /// Objects this context's parent no longer had when this context read them again (say, an
+  /// insert of the parent that was rolled back), now invalid here.
   public var invalidatedObjectIDs: Set<ManagedObjectID> = []
 
   var isEmpty: Bool {

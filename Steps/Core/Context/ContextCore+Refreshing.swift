@@ -70,7 +70,7 @@ extension ContextCore {
 
   /// What a reload did to one object.
   enum Reloaded {
-    case untouched, refreshed, updated, invalidated
+    case untouched, refreshed, updated, deleted, invalidated
   }
 
   private func record(
@@ -80,6 +80,7 @@ extension ContextCore {
     case .untouched: break
     case .refreshed: change.refreshedObjectIDs.insert(id)
     case .updated: change.updatedObjectIDs.insert(id)
+    case .deleted: change.deletedObjectIDs.insert(id)
     case .invalidated: change.invalidatedObjectIDs.insert(id)
     }
   }
@@ -90,9 +91,30 @@ extension ContextCore {
     _ object: ManagedObject, keepingChanges: Bool, in state: ContextState
   ) -> Reloaded {
     guard object.lifecycle != .inserted else { return .untouched }
-    guard case .found(let row) = sourceLookup(object.id) else {
+    let row: SourceRow
+    switch sourceLookup(object.id) {
+    case .found(let found): row = found
+    case .deleted:
+      // Another context deleted the row. Core Data does not invalidate the object: refreshed, it
+      // fires as a deleted object (`shouldDeleteInaccessibleFaults`). Here it becomes a pending
+      // deletion with its last values, as a merge of that deletion makes it; one already pending
+      // stays so.
+      guard markDeleted(object, in: state) else { return .untouched }
+      if !keepingChanges, object.fault == nil {
+        object.load(row: object.committed, version: object.version)
+      }
+      state.touched.remove(object.id)
+      state.unpropagatedDeletes.append(object)
+      return .deleted
+    case .missing:
       detach(object, .deletedInStore, in: state)
       return .invalidated
+    }
+    // A fault has no values of its own to keep: it stays a fault, now holding the new row, and
+    // loads it when it fires, as Core Data's fault reads the row cache then.
+    if object.fault != nil {
+      object.fault = FaultBatch(rows: [row])
+      return .refreshed
     }
     let changes = keepingChanges ? object.changedStoredValues() : [:]
     let read = object.committed
