@@ -19,7 +19,8 @@ extension InMemoryStore {
       if !constraints.isEmpty { keys.index(insert.entity, constraints, in: rows) }
       guard let (holder, properties) = keys.holder(of: insert.values, insert.entity, constraints)
       else {
-        rows[insert.row] = Row(entity: insert.entity, values: insert.values, version: 1)
+        rows[insert.row] = Row(
+          entity: insert.entity, values: insert.values, version: Self.insertedVersion)
         keys.add(insert.row, insert.values, insert.entity, constraints)
         target[insert.row] = insert.row
         continue
@@ -49,7 +50,9 @@ extension InMemoryStore {
         rows[row]!.values = rows[row]!.values.mapValues { $0.remapping(redirect) }
       }
     }
-    return target.mapValues { row in
+    // An insert stored as sent, at version 1, needs no word: only the others are handed back.
+    let changed = redirect.isEmpty ? target.filter { $0.key != $0.value } : target
+    return changed.mapValues { row in
       Placement(row: row, values: rows[row]!.values, version: rows[row]!.version)
     }
   }

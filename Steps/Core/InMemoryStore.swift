@@ -82,10 +82,15 @@ final class InMemoryStore: Sendable {
     let version: Int
   }
 
+  /// The version of a row a save or a batch has just inserted.
+  static let insertedVersion = 1
+
   struct CommitResult {
     /// Updated and deleted objects, by ID.
     var resolutions: [ManagedObjectID: Resolution] = [:]
-    /// Inserted rows, by the row each insert reserved.
+    /// Inserted rows, by the row each insert reserved, where the store did not keep an insert as
+    /// it was sent (at that row, with those values, at version 1): a uniqueness constraint sent it
+    /// to another row, or a row it names moved, or a list followed its members.
     var placements: [Int64: Placement] = [:]
   }
 
@@ -194,8 +199,10 @@ final class InMemoryStore: Sendable {
           else { continue }
           resolutions[update.objectID] = .stored(row.values, version: version, written: written)
         }
-        placements = placements.mapValues {
-          Placement(row: $0.row, values: rows[$0.row]!.values, version: $0.version)
+        for insert in inserts {
+          let row = placements[insert.row]?.row ?? insert.row
+          placements[insert.row] = Placement(
+            row: row, values: rows[row]!.values, version: rows[row]!.version)
         }
       }
       state.rows = rows
@@ -229,7 +236,7 @@ final class InMemoryStore: Sendable {
       var inserted: [ManagedObjectID] = []
       var updated: [ManagedObjectID] = []
       for row in reserved {
-        let placed = placements[row]!.row
+        let placed = placements[row]?.row ?? row
         if placed == row {
           inserted.append(id(of: row, entity))
         } else if !updated.contains(id(of: placed, rows[placed]!.entity)) {

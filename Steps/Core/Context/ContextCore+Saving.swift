@@ -110,18 +110,19 @@ extension ContextCore {
     var insertedIDs: Set<ManagedObjectID> = []
     insertedIDs.reserveCapacity(inserted.count)
     for (object, insert) in zip(inserted, inserts) {
-      let placement = result.placements[insert.row]!
+      guard let placement = result.placements[insert.row] else {
+        // Stored as sent: the row holds what the object holds.
+        insertedIDs.insert(permanentID(row: insert.row, of: object))
+        object.lifecycle = .persisted
+        object.committed = insert.values
+        object.version = InMemoryStore.insertedVersion
+        continue
+      }
       let final = permanentID(row: placement.row, of: object)
       guard placement.row != insert.row else {
         insertedIDs.insert(final)
         object.lifecycle = .persisted
-        // The row holds what the object holds, unless a link made a list follow its members.
-        if links.isEmpty {
-          object.committed = insert.values
-          object.version = placement.version
-        } else {
-          object.load(row: placement.values, version: placement.version)
-        }
+        object.load(row: placement.values, version: placement.version)
         continue
       }
       updatedIDs.insert(final)
