@@ -50,9 +50,9 @@ extension ContextCore {
     for request: FetchRequest<Entity>
   ) throws(PersistenceError) -> [[String: any Sendable]] {
     let entityName = EntityNames.name(of: Entity.self)
-    var probe = RowProbe<Entity>(core: self)
+    var probe = RowProbe<Entity>(core: self, predicate: request.predicate)
     var rows: [SourceRow] = []
-    for row in sourceRows(of: Entity.self) where try probe.matches(row, request.predicate) {
+    for row in sourceRows(of: Entity.self) where try probe.matches(row) {
       rows.append(row)
     }
 

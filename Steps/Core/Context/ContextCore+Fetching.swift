@@ -37,22 +37,22 @@ extension ContextCore {
       propagateDeletes(in: state)
     }
     var result: [Candidate] = []
-    var probe = RowProbe<Entity>(core: self)
+    var probe = RowProbe<Entity>(core: self, predicate: request.predicate)
     let pending = request.includesPendingChanges
     // A fresh context has nothing registered: no need to look each row up.
     let anyRegistered = !state.registered.isEmpty
     for row in sourceRows(of: Entity.self) {
       guard anyRegistered, let object = state.registered[state.resolve(row.id)] else {
-        if try probe.matches(row, request.predicate) { result.append(.row(row)) }
+        if try probe.matches(row) { result.append(.row(row)) }
         continue
       }
       switch object.lifecycle {
       case .persisted where pending && state.touched.contains(object.id):
         if try matches(object) { result.append(.object(object, nil)) }
       case .persisted:
-        if try probe.matches(row, request.predicate) { result.append(.object(object, row)) }
+        if try probe.matches(row) { result.append(.object(object, row)) }
       case .deleted(wasInserted: false) where !pending:
-        if try probe.matches(row, request.predicate) { result.append(.object(object, row)) }
+        if try probe.matches(row) { result.append(.object(object, row)) }
       default:
         continue
       }
