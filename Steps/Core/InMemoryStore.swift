@@ -234,16 +234,23 @@ final class InMemoryStore: Sendable {
       let placements = try place(inserts, policy: policy, in: &rows)
       state.rows = rows
       var inserted: [ManagedObjectID] = []
+      inserted.reserveCapacity(reserved.count)
       var updated: [ManagedObjectID] = []
+      // A row that an earlier insert of this batch made counts as inserted, however often a
+      // later one updated it; sets keep an upsert of many rows linear.
+      var insertedRows: Set<Int64> = []
+      var updatedRows: Set<Int64> = []
+      let key = EntityKey.of(entity, in: identifier)
       for row in reserved {
         let placed = placements[row]?.row ?? row
         if placed == row {
-          inserted.append(id(of: row, entity))
-        } else if !updated.contains(id(of: placed, rows[placed]!.entity)) {
+          inserted.append(ManagedObjectID(key: key, storage: .permanent(row: row)))
+          insertedRows.insert(row)
+        } else if updatedRows.insert(placed).inserted {
           updated.append(id(of: placed, rows[placed]!.entity))
         }
       }
-      return (inserted, updated.filter { !inserted.contains($0) })
+      return (inserted, updated.filter { !insertedRows.contains($0.row!) })
     }
   }
 
