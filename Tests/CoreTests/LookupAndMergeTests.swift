@@ -95,10 +95,8 @@ struct LookupAndMergeTests {
     let writer = container.newBackgroundContext()
     let reader = container.newBackgroundContext()
     reader.name = "reader"
-    let heard = Mutex<[ContextObjectsDidChange]>([])
-    let token = reader.addObjectsDidChangeObserver { change in heard.withLock { $0.append(change) }
-    }
-    defer { reader.removeObjectsDidChangeObserver(token) }
+    let heard = ObjectsDidChangeRecorder(reader)
+    defer { heard.stop() }
     let notes = container.saveNotifications()
     let id = try await writer.perform {
       let book = Book(context: writer)
@@ -116,8 +114,8 @@ struct LookupAndMergeTests {
       return (object != nil, object?.isFault)
     }
     #expect(registered && isFault == true)
-    #expect(heard.withLock { $0.map(\.insertedObjectIDs) } == [[id]])
-    #expect(heard.withLock { $0.first?.contextName } == "reader")
+    #expect(heard.all.map(\.insertedObjectIDs) == [[id]])
+    #expect(heard.all.first?.contextName == "reader")
   }
 
   @Test("refresh(_:mergeChanges: false) discards changes and turns the object into a fault")
@@ -141,10 +139,8 @@ struct LookupAndMergeTests {
     let first = try await Self.savedBook("first", in: container)
     let second = try await Self.savedBook("second", in: container)
     let reader = container.newBackgroundContext()
-    let heard = Mutex<[ContextObjectsDidChange]>([])
-    let token = reader.addObjectsDidChangeObserver { change in heard.withLock { $0.append(change) }
-    }
-    defer { reader.removeObjectsDidChangeObserver(token) }
+    let heard = ObjectsDidChangeRecorder(reader)
+    defer { heard.stop() }
     try await reader.perform {
       try reader.existingObject(with: first, as: Book.self).pages = 7
       _ = try reader.existingObject(with: second, as: Book.self).pages
@@ -164,8 +160,8 @@ struct LookupAndMergeTests {
     }
     #expect(values == ["store", "store", "7"])
     #expect(faults == [false, true], "an object without changes becomes a fault")
-    #expect(heard.withLock { $0.map(\.updatedObjectIDs) } == [[first]])
-    #expect(heard.withLock { $0.map(\.refreshedObjectIDs) } == [[second]])
+    #expect(heard.all.map(\.updatedObjectIDs) == [[first]])
+    #expect(heard.all.map(\.refreshedObjectIDs) == [[second]])
   }
 
   /// Apple: the context "automatically merges changes saved to its persistent store coordinator
@@ -178,16 +174,15 @@ struct LookupAndMergeTests {
     let parent = container.newBackgroundContext()
     let watcher = parent.newChildContext()
     watcher.automaticallyMergesChangesFromParent = true
-    let merged = Gate()
-    let token = watcher.addObjectsDidChangeObserver { _ in merged.open() }
-    defer { watcher.removeObjectsDidChangeObserver(token) }
+    let heard = ObjectsDidChangeRecorder(watcher)
+    defer { heard.stop() }
     _ = try await watcher.perform { try watcher.existingObject(with: id, as: Book.self).title }
     let sibling = parent.newChildContext()
     try await sibling.perform {
       try sibling.existingObject(with: id, as: Book.self).title = "from a sibling"
       try sibling.save()
     }
-    #expect(await merged.opened(), "the watcher merged the sibling's save")
+    #expect(await heard.first.opened(), "the watcher merged the sibling's save")
     let title = try await watcher.perform {
       try watcher.existingObject(with: id, as: Book.self).title
     }

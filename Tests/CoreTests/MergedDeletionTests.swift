@@ -33,13 +33,8 @@ struct MergedDeletionTests {
     let ids = try await Self.savedAuthor(in: container)
     let reader = container.newBackgroundContext()
     reader.automaticallyMergesChangesFromParent = true
-    let heard = Mutex<[ContextObjectsDidChange]>([])
-    let merged = Gate()
-    let token = reader.addObjectsDidChangeObserver { change in
-      heard.withLock { $0.append(change) }
-      merged.open()
-    }
-    defer { reader.removeObjectsDidChangeObserver(token) }
+    let heard = ObjectsDidChangeRecorder(reader)
+    defer { heard.stop() }
     let draftID = try await reader.perform {
       let draft = Book(context: reader)
       draft.title = "Draft"
@@ -52,7 +47,7 @@ struct MergedDeletionTests {
       writer.delete(try writer.existingObject(with: ids.author))
       try writer.save()
     }
-    #expect(await merged.opened(), "the reader merged the deletion")
+    #expect(await heard.first.opened(), "the reader merged the deletion")
 
     let seen = try await reader.perform {
       let author = try reader.existingObject(with: ids.author, as: Author.self)
@@ -66,8 +61,8 @@ struct MergedDeletionTests {
     #expect(seen.1 == [ids.author])
     #expect(seen.2, "the delete rule (nullify) ran at the end of the merge's event")
     #expect(seen.3, "a pending deletion and an insert are unsaved changes")
-    #expect(heard.withLock { $0.first?.deletedObjectIDs } == [ids.author])
-    #expect(heard.withLock { $0.first?.invalidatedObjectIDs } == [])
+    #expect(heard.all.first?.deletedObjectIDs == [ids.author])
+    #expect(heard.all.first?.invalidatedObjectIDs == [])
 
     try await reader.perform { try reader.save() }
     let stored = container.newBackgroundContext()
@@ -85,16 +80,15 @@ struct MergedDeletionTests {
     let parent = container.newBackgroundContext()
     let child = parent.newChildContext()
     child.automaticallyMergesChangesFromParent = true
-    let merged = Gate()
-    let token = child.addObjectsDidChangeObserver { _ in merged.open() }
-    defer { child.removeObjectsDidChangeObserver(token) }
+    let heard = ObjectsDidChangeRecorder(child)
+    defer { heard.stop() }
     _ = try await child.perform { try child.existingObject(with: ids.book, as: Book.self).title }
 
     try await parent.perform {
       parent.delete(try parent.existingObject(with: ids.book))
       try parent.save()
     }
-    #expect(await merged.opened(), "the child merged its parent's save")
+    #expect(await heard.first.opened(), "the child merged its parent's save")
 
     let error = await child.perform { () -> PersistenceError? in
       let author = try? child.existingObject(with: ids.author, as: Author.self)

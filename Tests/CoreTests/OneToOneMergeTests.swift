@@ -90,13 +90,8 @@ struct OneToOneMergeTests {
     let ids = try await Self.people(in: container)
     let reader = container.newBackgroundContext()
     reader.automaticallyMergesChangesFromParent = true
-    let heard = Mutex<[ContextObjectsDidChange]>([])
-    let merged = Gate()
-    let token = reader.addObjectsDidChangeObserver { change in
-      heard.withLock { $0.append(change) }
-      merged.open()
-    }
-    defer { reader.removeObjectsDidChangeObserver(token) }
+    let heard = ObjectsDidChangeRecorder(reader)
+    defer { heard.stop() }
     _ = try await reader.perform {
       try reader.existingObject(with: ids["Ann"]!, as: Person.self).partner?.name
     }
@@ -104,7 +99,7 @@ struct OneToOneMergeTests {
       writer.delete(try writer.existingObject(with: ids["Bob"]!))
       try writer.save()
     }
-    #expect(await merged.opened(), "the reader merged the deletion")
+    #expect(await heard.first.opened(), "the reader merged the deletion")
     let (partner, annUpdated, error) = try await reader.perform {
       let ann = try reader.existingObject(with: ids["Ann"]!, as: Person.self)
       let state = (ann.partner?.name, ann.isUpdated)
@@ -113,8 +108,8 @@ struct OneToOneMergeTests {
     #expect(partner == nil)
     #expect(!annUpdated, "the merge refreshed Ann from a row that already lost Bob")
     #expect(error == nil)
-    #expect(heard.withLock { $0.map(\.refreshedObjectIDs) } == [[ids["Ann"]!]])
-    #expect(heard.withLock { $0.map(\.deletedObjectIDs) } == [[ids["Bob"]!]])
+    #expect(heard.all.map(\.refreshedObjectIDs) == [[ids["Ann"]!]])
+    #expect(heard.all.map(\.deletedObjectIDs) == [[ids["Bob"]!]])
     #expect(try await Self.stored(in: container) == ["Ann->-", "Cal->-", "Dan->-"])
     #expect(container.violations.isEmpty, "\(container.violations)")
   }

@@ -17,18 +17,6 @@ import WorkshopSupport
 /// updated objects to their last committed values".
 @Suite("Refreshing faults, deletions and inserts")
 struct RefreshEdgeTests {
-  /// Records every objects-did-change notification of `context`.
-  private final class Heard: Sendable {
-    private let changes = Mutex<[ContextObjectsDidChange]>([])
-
-    init(_ context: ManagedObjectContext) {
-      context.addObjectsDidChangeObserver { [self] change in changes.withLock { $0.append(change) }
-      }
-    }
-
-    var all: [ContextObjectsDidChange] { changes.withLock { $0 } }
-  }
-
   /// A context holding `id` registered, and the notification of another context's save of
   /// `change` to that row.
   private static func merged(
@@ -72,7 +60,8 @@ struct RefreshEdgeTests {
     let (reader, note) = try await Self.merged(id, in: container, registering: .fault) { _, book in
       (book as! Book).pages = 5
     }
-    let heard = Heard(reader)
+    let heard = ObjectsDidChangeRecorder(reader)
+    defer { heard.stop() }
     let (wasFault, pages, hasChanges) = await reader.perform {
       reader.mergeChanges(fromContextDidSave: note)
       let book = reader.registeredObject(for: id) as! Book
@@ -124,7 +113,8 @@ struct RefreshEdgeTests {
       let (reader, note) = try await Self.merged(id, in: container, registering: .loaded) {
         writer, book in writer.delete(book)
       }
-      let heard = Heard(reader)
+      let heard = ObjectsDidChangeRecorder(reader)
+      defer { heard.stop() }
       let (isDeleted, deleted, title, error, registered) = await reader.perform {
         reader.mergeChanges(fromContextDidSave: note)
         let book = reader.registeredObject(for: id) as! Book
@@ -214,7 +204,8 @@ struct RefreshEdgeTests {
       let (reader, _) = try await Self.merged(id, in: container, registering: .loaded) {
         writer, book in writer.delete(book)
       }
-      let heard = Heard(reader)
+      let heard = ObjectsDidChangeRecorder(reader)
+      defer { heard.stop() }
       let result = await reader.perform {
         let book = reader.registeredObject(for: id) as! Book
         reader.refresh(book, mergeChanges: mergeChanges)
@@ -266,7 +257,8 @@ struct RefreshEdgeTests {
   func refreshOfPendingInsert() async throws {
     let container = makeContainer()
     let context = container.newBackgroundContext()
-    let heard = Heard(context)
+    let heard = ObjectsDidChangeRecorder(context)
+    defer { heard.stop() }
     let (inserted, title) = try await context.perform {
       let book = Book(context: context)
       book.title = "new"

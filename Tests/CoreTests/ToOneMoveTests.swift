@@ -187,10 +187,8 @@ struct ToOneMoveTests {
     let container = makeContainer()
     let cast = try await Cast(in: container)
     let reader = container.newBackgroundContext()
-    let heard = Mutex<[ContextObjectsDidChange]>([])
-    let token = reader.addObjectsDidChangeObserver { change in heard.withLock { $0.append(change) }
-    }
-    defer { reader.removeObjectsDidChangeObserver(token) }
+    let heard = ObjectsDidChangeRecorder(reader)
+    defer { heard.stop() }
     _ = try await reader.perform {
       try reader.existingObject(with: cast.ann, as: Author.self).books.count
     }
@@ -213,7 +211,7 @@ struct ToOneMoveTests {
       return (ann.books.count, book.author?.name)
     }
     #expect(merged.0 == 0 && merged.1 == "Bob", "\(merged)")
-    #expect(heard.withLock { $0.map(\.refreshedObjectIDs) } == [[cast.ann, cast.book]])
+    #expect(heard.all.map(\.refreshedObjectIDs) == [[cast.ann, cast.book]])
   }
 
   /// Core Data runs delete rules at the end of the event, or with

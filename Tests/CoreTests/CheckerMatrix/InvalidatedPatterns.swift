@@ -67,16 +67,7 @@ extension AccessPattern {
         .invalidatedObject, .read, "Book", "title", in: "B",
         at: "after its deletion was saved", "inside perform of 'B'")
     ) { f in
-      let id = f.book.objectID
-      let theirs = try await f.b.perform {
-        Smuggled(try f.b.existingObject(with: id, as: Book.self))
-      }
-      var notes = f.container.saveNotifications().makeAsyncIterator()
-      try await f.a.perform {
-        f.a.delete(f.book)
-        try f.a.save()
-      }
-      guard let note = await notes.next() else { throw PatternFailure("no save notification") }
+      let (theirs, note) = try await bookDeletedByA(in: f)
       try await f.b.perform {
         f.b.mergeChanges(fromContextDidSave: note)
         try f.b.save()

@@ -171,16 +171,7 @@ extension AccessPattern {
     // The merge calls `delete(_:)` on the object (Apple, `mergeChanges(fromContextDidSave:)`):
     // until B saves, it is a pending deletion, and reading it is a use like any other.
     .legal("reading a deletion merged from another context, before saving it") { f in
-      let id = f.book.objectID
-      let theirs = try await f.b.perform {
-        Smuggled(try f.b.existingObject(with: id, as: Book.self))
-      }
-      var notes = f.container.saveNotifications().makeAsyncIterator()
-      try await f.a.perform {
-        f.a.delete(f.book)
-        try f.a.save()
-      }
-      guard let note = await notes.next() else { throw PatternFailure("no save notification") }
+      let (theirs, note) = try await bookDeletedByA(in: f)
       let (title, deleted) = await f.b.perform {
         f.b.mergeChanges(fromContextDidSave: note)
         return (theirs.value.title, theirs.value.isDeleted)

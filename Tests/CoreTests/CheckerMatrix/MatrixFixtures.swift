@@ -34,6 +34,24 @@ extension AccessPattern {
     return Fixture(container: container, a: a, b: b, author: author, book: book)
   }
 
+  /// B's copy of the fixture's book, registered in B, and the notification of A's save that
+  /// deleted it: what B merges to take the deletion.
+  static func bookDeletedByA(
+    in f: Fixture
+  ) async throws -> (theirs: Smuggled<Book>, note: ContextDidSave) {
+    let id = f.book.objectID
+    let theirs = try await f.b.perform {
+      Smuggled(try f.b.existingObject(with: id, as: Book.self))
+    }
+    var notes = f.container.saveNotifications().makeAsyncIterator()
+    try await f.a.perform {
+      f.a.delete(f.book)
+      try f.a.save()
+    }
+    guard let note = await notes.next() else { throw PatternFailure("no save notification") }
+    return (theirs, note)
+  }
+
   /// A container whose viewContext holds a saved book, set up through the viewContext's perform.
   static func viewFixture(
     _ name: String, isolation: isolated (any Actor)? = #isolation
