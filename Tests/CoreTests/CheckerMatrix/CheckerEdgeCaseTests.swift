@@ -46,8 +46,8 @@ struct CheckerEdgeCaseTests {
           let title = await f.a.perform { lock.sync { f.a.performAndWait { f.book.title } } }
           return (title, f.container.violations)
         }
-        try check(title == "Dune", "read '\(title)'")
-        try check(violations.isEmpty, "recorded \(violations)")
+        try AccessPattern.check(title == "Dune", "read '\(title)'")
+        try AccessPattern.check(violations.isEmpty, "recorded \(violations)")
       }
     }
   #endif
@@ -117,7 +117,7 @@ extension CheckerEdgeCase {
           return false
         }))
       let titles = try await storedBookTitles(in: f.container)
-      try check(
+      try AccessPattern.check(
         titles == ["Dune", "Dune Messiah, by Frank Herbert"],
         "the recorded batch insert did not carry on: \(titles)")
       return f.container
@@ -137,7 +137,8 @@ extension CheckerEdgeCase {
           return false
         }))
       let titles = try await storedBookTitles(in: f.container)
-      try check(titles == ["Dune", "Dune Messiah"], "the batch insert stored \(titles)")
+      try AccessPattern.check(
+        titles == ["Dune", "Dune Messiah"], "the batch insert stored \(titles)")
       return f.container
     },
     .illegal(
@@ -155,7 +156,8 @@ extension CheckerEdgeCase {
           return false
         }))
       let titles = try await storedBookTitles(in: f.container)
-      try check(titles == ["Dune", "Volume 1", "Volume 2"], "the batch insert stored \(titles)")
+      try AccessPattern.check(
+        titles == ["Dune", "Volume 1", "Volume 2"], "the batch insert stored \(titles)")
       return f.container
     },
     .illegal(
@@ -171,10 +173,10 @@ extension CheckerEdgeCase {
             return true
           }))
       }
-      try check(result.count == nil, "a status-only result reported a count")
+      try AccessPattern.check(result.count == nil, "a status-only result reported a count")
       // The request allows the scratch object to its handler only, not to whoever kept it.
       kept.value?.title = "Kept"
-      try check(kept.value != nil, "the handler was not called")
+      try AccessPattern.check(kept.value != nil, "the handler was not called")
       return f.container
     },
     .legal("batch insert whose handlers read other objects, executed inside perform") { name in
@@ -199,7 +201,7 @@ extension CheckerEdgeCase {
           }))
       }
       let titles = try await storedBookTitles(in: f.container)
-      try check(
+      try AccessPattern.check(
         titles == ["Children of Dune", "Dune", "God Emperor, by Frank Herbert"],
         "the batch inserts stored \(titles)")
       return f.container
@@ -266,132 +268,18 @@ extension CheckerEdgeCase {
         let title = book.title
         return (before, again, title, book.isFault)
       }
-      try check(before && again, "asking isFault loaded the object (\(before), \(again))")
-      try check(title == "Dune" && !after, "reading did not load the object: '\(title)', \(after)")
+      try AccessPattern.check(
+        before && again, "asking isFault loaded the object (\(before), \(again))")
+      try AccessPattern.check(
+        title == "Dune" && !after, "reading did not load the object: '\(title)', \(after)")
       return f.container
     },
   ]
-}
-
-// MARK: Synchronous dispatch onto another queue
-
-// `DispatchQueue.sync` runs its block on the calling thread when it can: "As an optimization,
-// dispatch_sync() invokes the workitem on the thread which submitted the workitem, except when the
-// passed queue is the main queue or a queue targetting it" (libdispatch's dispatch/queue.h,
-// dispatch_sync; Apple's page:
-// developer.apple.com/documentation/dispatch/dispatchqueue/sync(execute:)).
-// Linux does it for the main queue too: in this test process main-queue blocks run on Dispatch's
-// worker threads, not on the main thread, and a `main.sync` block runs on the calling thread
-// (observed); Darwin runs it on the main thread. The thread differs, the queue does not: the block
-// belongs to the queue it was submitted to on both, so the core decides by queue and gives one
-// answer on both platforms:
-// - inside `DispatchQueue.main.sync` the code is on the main queue and may use a main-queue
-//   context; it is not in the perform block of the private context whose perform called `sync`;
-// - inside `someSerialQueue.sync` the code is on that queue: not on the main queue and not in a
-//   perform block, even when its caller was. Darwin runs that block on the calling thread, the
-//   main thread for main-actor code, but the rule names the queue ("can only be used on the main
-//   queue"), and on Linux the main queue has no thread of its own to recognize it by.
-// The core's own performAndWait is different: Core Data runs its block "on the context's queue"
-// and documents it as reentrant, "safe to call the method again, from within the closure"
-// (NSManagedObjectContext.performAndWait(_:),
-// developer.apple.com/documentation/coredata/nsmanagedobjectcontext/performandwait(_:)-ypye), and
-// the core knows its caller waits for it (see the matrix's nested performAndWait rows).
-
-extension CheckerEdgeCase {
-  fileprivate static let syncDispatchCases: [CheckerEdgeCase] = [
-    .illegal(
-      "A's object read inside DispatchQueue.main.sync called from A's perform",
-      .init(
-        .outsidePerform, .read, "Book", "title", in: "A",
-        at: "on the main queue", "outside any perform block", notAt: ["inside perform of"])
-    ) { name in
-      let f = try await AccessPattern.fixture(name)
-      let title = await f.a.perform { DispatchQueue.main.sync { f.book.title } }
-      try check(title == "Dune", "the recorded read returned '\(title)'")
-      return f.container
-    },
-    .legal("viewContext used inside DispatchQueue.main.sync called from A's perform") { name in
-      let f = try await AccessPattern.fixture(name)
-      let view = f.container.viewContext
-      let count = try await f.a.perform {
-        try DispatchQueue.main.sync {
-          let book = Book(context: view)
-          book.title = "Emma"
-          try view.save()
-          return try view.count(for: FetchRequest<Book>())
-        }
-      }
-      try check(count == 2, "the viewContext counted \(count) books instead of 2")
-      return f.container
-    },
-    .illegal(
-      "A's object read inside a serial queue's sync called from A's perform",
-      .init(
-        .outsidePerform, .read, "Book", "title", in: "A",
-        at: "on queue 'CheckerEdge.lock'", "outside any perform block",
-        notAt: ["inside perform of", "Core Data allows it"])
-    ) { name in
-      let f = try await AccessPattern.fixture(name)
-      let lock = DispatchQueue(label: "CheckerEdge.lock")
-      let title = await f.a.perform { lock.sync { f.book.title } }
-      try check(title == "Dune", "the recorded read returned '\(title)'")
-      return f.container
-    },
-    mainActorSyncCase,
-  ]
-
-  /// Main-actor code waits in a serial queue's `sync` and reads a viewContext object in the block.
-  /// It holds the main queue, so by Core Data's rule the read is legal. Darwin runs the block on
-  /// the main thread, where the core counts the main queue as held, as `dispatch_assert_queue`
-  /// does; Linux runs it on a worker thread, and has no public check that does not end the
-  /// process, so there the core reports the read and says what it cannot see (README, "Where it
-  /// differs from Core Data, on purpose").
-  private static var mainActorSyncCase: CheckerEdgeCase {
-    let name = "viewContext object read inside a serial queue's sync called from the main actor"
-    #if canImport(Darwin)
-      return .legal(name) { try await mainActorReadsViewObjectInSerialSync($0) }
-    #else
-      return .illegal(
-        name,
-        .init(
-          .outsidePerform, .read, "Book", "title", in: "viewContext",
-          at: "in a Swift task on queue 'CheckerEdge.lock'", "outside any perform block",
-          "Core Data allows it on Apple platforms",
-          "on Linux the core cannot see the waiting caller",
-          notAt: ["cooperative thread pool", "on the main queue"])
-      ) { try await mainActorReadsViewObjectInSerialSync($0) }
-    #endif
-  }
 }
 
 // MARK: - Fixtures and helpers
 
-/// Main-actor code holds the main queue while it waits in `sync`, but the block it waits for is
-/// the serial queue's, and it runs on a thread that is not the cooperative pool's.
-@MainActor
-private func mainActorReadsViewObjectInSerialSync(
-  _ name: String
-) async throws -> PersistentContainer {
-  let container = PersistentContainer(name: name, concurrencyChecking: .record)
-  let view = container.viewContext
-  let book = Book(context: view)
-  book.title = "Dune"
-  try view.save()
-  let title = DispatchQueue(label: "CheckerEdge.lock").sync { book.title }
-  try check(title == "Dune", "the recorded read returned '\(title)'")
-  return container
-}
-
 /// Keeps what a handler hands out, past the handler: the mistake one row makes on purpose.
 private final class Kept<Value>: @unchecked Sendable {
   var value: Value?
-}
-
-/// An edge case's own check failed: the access did not do what it should have.
-private struct EdgeCaseFailure: Error, CustomStringConvertible {
-  let description: String
-}
-
-private func check(_ condition: Bool, _ observed: @autoclosure () -> String) throws {
-  if !condition { throw EdgeCaseFailure(description: observed()) }
 }

@@ -18,7 +18,7 @@ extension CheckerEdgeCase {
       let fresh = await f.a.perform { Smuggled(Book(context: f.a)) }
       f.author.books.insert(fresh.value)
       let count = await f.a.perform { f.author.books.count }
-      try check(count == 2, "the recorded mutation did not carry on: \(count) books")
+      try AccessPattern.check(count == 2, "the recorded mutation did not carry on: \(count) books")
       return f.container
     },
     .illegal(
@@ -46,7 +46,7 @@ extension CheckerEdgeCase {
         f.author.books.insert(theirs.value)
         return f.author.books.count
       }
-      try check(count == 1, "B's object was related to A's author: \(count) books")
+      try AccessPattern.check(count == 1, "B's object was related to A's author: \(count) books")
       return f.container
     },
     .legal("to-many set mutated in place inside perform") { name in
@@ -58,13 +58,9 @@ extension CheckerEdgeCase {
         f.author.books.remove(f.book)
         return (f.author.books.map(\.title), f.book.author == nil, fresh.author === f.author)
       }
-      try check(
+      try AccessPattern.check(
         titles.0 == ["Dune Messiah"] && titles.1 && titles.2, "after the mutation: \(titles)")
       return f.container
     },
   ]
-}
-
-private func check(_ condition: Bool, _ observed: @autoclosure () -> String) throws {
-  if !condition { throw AccessPattern.PatternFailure(observed()) }
 }
