@@ -91,7 +91,8 @@ public struct BatchUpdateRequest<Entity: ManagedObject> {
 
 /// Deletes the rows a fetch request selects, like `NSBatchDeleteRequest`: its predicate, sort
 /// order, offset and limit all apply. Relationships pointing at deleted rows are left dangling
-/// and resolve to nothing.
+/// in the store and resolve to nothing; a context that merges the result's `changes` deletes its
+/// copies of the rows, and their delete rules (nullify) run there, as after `delete(_:)`.
 public struct BatchDeleteRequest<Entity: ManagedObject> {
   public var fetchRequest: FetchRequest<Entity>
   public var resultType: BatchResultType = .statusOnly

@@ -95,6 +95,8 @@ extension ContextCore {
 
   /// Takes a child's save as pending changes of this context. Every object it names is
   /// resolved first, so a save that cannot apply changes nothing.
+  /// An update of an object this context does not have is `objectNotFound`; a deletion of one
+  /// has nothing left to do (say, a deletion the child merged from this context's save).
   /// Then the lists of `links` follow their to-one sides (ToManyChanges.swift).
   func applyChildSave(
     inserts: [(id: ManagedObjectID, entity: ManagedObject.Type, values: [String: StoredValue])],

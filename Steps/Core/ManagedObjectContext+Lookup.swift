@@ -25,7 +25,7 @@ extension ManagedObjectContext {
   }
 
   /// Refreshes every registered object, keeping unsaved changes, like Core Data's
-  /// `refreshAllObjects()`.
+  /// `refreshAllObjects()`. An object whose row another context deleted becomes a pending deletion.
   public func refreshAllObjects() {
     core.refreshAllObjects()
   }

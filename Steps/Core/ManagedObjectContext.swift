@@ -258,14 +258,16 @@ public final class ManagedObjectContext: Sendable {
   }
 
   /// Reads `object` from the store again. With `mergeChanges`, pending changes are kept on top;
-  /// without, they are discarded and the object becomes a fault.
+  /// without, they are discarded and the object becomes a fault. A fault stays one. If another
+  /// context deleted the row, the object becomes a pending deletion here, with its last values.
   public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
     core.refresh(object, mergeChanges: mergeChanges)
   }
 
   /// Brings another context's save into this one: updated objects are refreshed (keeping this
-  /// context's pending changes), deleted ones are invalidated, inserted ones are registered as
-  /// faults. Observers of ``addObjectsDidChangeObserver(_:)`` hear what changed.
+  /// context's pending changes), `delete(_:)` is called on deleted ones, which stay pending
+  /// deletions until this context saves, and inserted ones are registered as faults. Observers of
+  /// ``addObjectsDidChangeObserver(_:)`` hear what changed.
   public func mergeChanges(fromContextDidSave note: ContextDidSave) {
     core.mergeChanges(fromContextDidSave: note)
   }

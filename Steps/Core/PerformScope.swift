@@ -34,6 +34,8 @@ struct ContextID: Hashable, Sendable, CustomStringConvertible {
 /// except for the main queue, whose blocks run on the main thread), so the thread alone does not
 /// tell which block runs: the current queue does, on both platforms alike. A frame applies only
 /// while its queue is the current one; the core's own `performAndWait` carries it on explicitly.
+/// The main queue is the one exception on Darwin, where the main thread holds it in any block
+/// (`holdsMainQueue`).
 enum PerformScope {
   struct Entry: Sendable {
     let id: ContextID
@@ -42,7 +44,7 @@ enum PerformScope {
 
   /// What the current code may touch: the contexts whose blocks are running, innermost last,
   /// and whether a caller up the stack holds the main queue (it is blocked in a
-  /// `performAndWait` started on the main queue).
+  /// `performAndWait` started where it held the main queue; see `holdsMainQueue`).
   struct Frame {
     var entries: [Entry] = []
     var holdsMainQueue = false

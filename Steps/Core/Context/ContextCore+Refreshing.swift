@@ -52,7 +52,8 @@ extension ContextCore {
 
   /// Refreshes every registered object, keeping unsaved changes (WWDC 2015, "What's New in Core
   /// Data": `refreshAllObjects` "refreshes all the objects in the context while preserving the
-  /// unsaved changes" and breaks retain cycles): an object without changes becomes a fault.
+  /// unsaved changes" and breaks retain cycles): an object without changes becomes a fault, and
+  /// one whose row another context deleted a pending deletion.
   func refreshAllObjects() {
     let change = access(.refreshAllObjects) { state -> ContextObjectsDidChange in
       var change = ContextObjectsDidChange(contextName: name)

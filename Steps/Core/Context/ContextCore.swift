@@ -72,8 +72,8 @@ final class ContextCore: Sendable {
     PerformScope.Entry(id: id, displayName: displayName)
   }
 
-  /// The caller's frame plus this context: what a `performAndWait` block may touch. A caller on
-  /// the main queue is blocked until the block returns, so the block holds the main queue too.
+  /// The caller's frame plus this context: what a `performAndWait` block may touch. A caller that
+  /// holds the main queue is blocked until the block returns, so the block holds it too.
   func nestedFrame() -> PerformScope.Frame {
     var frame = PerformScope.current
     frame.holdsMainQueue = PerformScope.holdsMainQueue
