@@ -21,6 +21,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     case deletionSaved = "its deletion was saved"
     case insertionDiscarded = "its insertion was rolled back or deleted"
     case deletedInStore = "it was deleted in the store by another context"
+    case goneFromParent = "its parent context no longer has it"
   }
 
   let core: ContextCore

@@ -273,4 +273,35 @@ struct RefreshEdgeTests {
     #expect(heard.all.isEmpty)
     #expect(try await storedBookTitles(in: container) == ["new"])
   }
+
+  /// A child reads through its parent; when the parent rolls back the insert the child saw,
+  /// there is no row left, in the parent or the store: the child's copy is invalid, and a later
+  /// use is reported with that reason (`rollback()`: it "discards all insertions").
+  @Test("Refreshing an object the parent no longer has invalidates it, and says why")
+  func refreshOfObjectGoneFromParent() async throws {
+    let container = makeContainer()
+    let parent = container.newBackgroundContext()
+    let child = parent.newChildContext()
+    child.name = "child"
+    let heard = ObjectsDidChangeRecorder(child)
+    defer { heard.stop() }
+    let id = await parent.perform {
+      let book = Book(context: parent)
+      book.title = "draft"
+      return book.objectID
+    }
+    let (seen, book) = try await child.perform {
+      let book = try child.existingObject(with: id, as: Book.self)
+      return (book.title, Smuggled(book))
+    }
+    await parent.perform { parent.rollback() }
+    await child.perform {
+      child.refresh(book.value, mergeChanges: true)
+      _ = book.value.title
+    }
+    #expect(seen == "draft")
+    #expect(heard.all.map(\.invalidatedObjectIDs) == [[id]])
+    let reasons = container.violations.map(\.location)
+    #expect(reasons.count == 1 && reasons[0].contains("its parent context no longer has it"))
+  }
 }

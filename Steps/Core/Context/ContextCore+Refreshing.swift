@@ -108,7 +108,8 @@ extension ContextCore {
       state.unpropagatedDeletes.append(object)
       return .deleted
     case .missing:
-      detach(object, .deletedInStore, in: state)
+      // A child's parent dropped the row (say, it rolled back the insert): nothing to delete.
+      detach(object, .goneFromParent, in: state)
       return .invalidated
     }
     // A fault has no values of its own to keep: it stays a fault, now holding the new row, and
