@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.3
 import PackageDescription
 
 /// One step of the workshop: the starter the attendee edits (`StepN`, in `Steps/`), the

@@ -1,4 +1,4 @@
-@_spi(Reflection) import Swift
+import Synchronization
 
 // Where an object keeps its values
 // ================================
@@ -6,15 +6,39 @@
 // A property wrapper is stored inline in its object, so an object's values live in the object
 // itself: `@Attribute var value: Int = 0` is a stored `_value: Attribute<Int>`. The core needs
 // to reach every property of any object (to load a row, to save, to validate), and it learns
-// where they are once per class, not once per object: the runtime's field metadata gives each
-// stored property's name, type and offset (the stdlib's `_forEachField`, the same metadata
-// `Mirror` reads). An object then costs its allocation and its wrappers' initial values, nothing
-// else.
+// where they are once per class, not once per object, with public API only (Xcode compiles
+// against the standard library's public interface, where the runtime's field enumeration is
+// not):
+//
+// 1. The core makes one object of the class, never registered anywhere: its prototype.
+// 2. `Mirror` lists the prototype's stored properties, superclass first, with their names; each
+//    wrapper among them carries a stamp no other wrapper in the process has (`PropertyStamp`).
+// 3. The core reads the prototype's memory a word at a time until it has met every stamp: where
+//    a stamp sits, less the stamp's place inside its wrapper, is where the wrapper sits.
+//
+// An object then costs its allocation, its wrappers' initial values and a stamp per property.
 //
 // Invariant, for the raw pointers below: a `PropertyLayout` is only applied to an object of the
 // class it was made for (or a subclass: fields keep their offsets), the field at its offset has
 // its wrapper type, and the object's context lock is held, as for every access to an object's
 // values.
+
+/// A number every property wrapper draws when it is made, unique in the process, so that the
+/// core can find the wrapper in its object's memory (EntityLayout).
+enum PropertyStamp {
+  private static let drawn = Atomic<UInt64>(0)
+  /// High bits no small count, pointer or flag word is likely to have, so that a stamp is not
+  /// mistaken for another field's value; the low bits count.
+  private static let pattern: UInt64 = 0xC0DE_DA7A_0000_0000
+
+  static func next() -> UInt64 {
+    pattern | drawn.add(1, ordering: .relaxed).newValue
+  }
+}
+
+/// The stride of a value's dynamic type (an `Any` opens to it): the room its field takes, or,
+/// for a field of existential type, at most the existential's 40 bytes.
+private func stride<Value>(of value: Value) -> Int { MemoryLayout<Value>.stride }
 
 /// The persistent properties of one entity class, in declaration order (superclass first).
 /// Immutable once made, and shared by every object of the class on every thread. The cache's lock
@@ -24,37 +48,104 @@ final class EntityLayout {
   private let indexByName: [String: Int]
   let hasRelationships: Bool
 
-  private init(_ entity: ManagedObject.Type) {
-    var properties: [PropertyLayout] = []
-    // The options' members are `static var`s, which Swift 6 counts as shared mutable state, so
-    // they are spelled by value: `.classType` (1 << 0) and `.ignoreUnknown` (1 << 1).
-    let options = _EachFieldOptions(rawValue: 1 << 0 | 1 << 1)
-    let complete = _forEachField(of: entity, options: options) {
-      name, offset, type, _ in
-      if let storage = type as? any PropertyStorage.Type {
-        // A wrapper's backing storage is the property's name with a leading underscore.
-        let label = String(cString: name)
-        properties.append(
-          PropertyLayout(
-            name: label.hasPrefix("_") ? String(label.dropFirst()) : label, offset: offset,
-            storage: storage))
-      }
-      return true
-    }
-    precondition(complete, "the Swift runtime could not list the fields of \(entity)")
+  private init(_ properties: [PropertyLayout]) {
     self.properties = properties
     indexByName = Dictionary(
       properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     hasRelationships = properties.contains(where: \.isRelationship)
   }
 
+  /// Finds the properties of `entity` in a prototype made with `core`.
+  private convenience init(_ entity: ManagedObject.Type, core: ContextCore) {
+    let prototype = entity.init(
+      ObjectRegistration(
+        core: core,
+        id: ManagedObjectID(
+          key: .of(entity, in: core.store.identifier),
+          storage: .temporary(context: core.id, serial: .max)),
+        isInserted: false,
+        // Not the layout it is helping to find, which does not exist yet.
+        layout: EntityLayout([])))
+    prototype.lifecycle = .scratch
+    self.init(Self.properties(of: prototype))
+  }
+
+  /// The wrappers `Mirror` sees in `prototype`, placed by their stamps.
+  private static func properties(of prototype: ManagedObject) -> [PropertyLayout] {
+    var levels: [Mirror] = []
+    var mirror: Mirror? = Mirror(reflecting: prototype)
+    while let level = mirror {
+      levels.append(level)
+      mirror = level.superclassMirror
+    }
+    let fields = levels.reversed().flatMap(\.children)
+    // ManagedObject itself has stored properties: none at all means a build without reflection
+    // metadata, where the core cannot see any entity's properties.
+    precondition(
+      !fields.isEmpty,
+      "Mirror lists no stored properties of \(type(of: prototype)): build with reflection "
+        + "metadata (the default; Xcode: SWIFT_REFLECTION_METADATA_LEVEL = all)")
+    var wanted: [(name: String, stamp: UInt64, storage: any PropertyStorage.Type)] = []
+    var bound = 16  // the object header
+    for field in fields {
+      bound += max(stride(of: field.value), 40) + 16
+      guard let wrapper = field.value as? any PropertyStorage, let label = field.label else {
+        continue
+      }
+      // A wrapper's backing storage is the property's name with a leading underscore.
+      let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+      wanted.append((name, wrapper.stamp, type(of: wrapper)))
+    }
+    let offsets = wrapperOffsets(
+      wanted.map { ($0.stamp, $0.storage) }, in: prototype, within: bound)
+    return zip(wanted, offsets).map { field, offset in
+      PropertyLayout(name: field.name, offset: offset, storage: field.storage)
+    }
+  }
+
+  /// Where each wrapper sits in `object`, found by its stamp, reading the object word by word
+  /// and never past `bound` bytes. Wrappers are given in declaration order, superclass first,
+  /// which is the order the class keeps them in, one after another.
+  ///
+  /// A stamp can appear twice: bytes a field's value leaves unused (the payload of an optional
+  /// that is nil, an empty `Data`) keep whatever the initializer's scratch space held, which may be
+  /// a copy of a wrapper made earlier. Such a copy lies in a field initialized later, so after
+  /// its wrapper, or in a superclass's field, so before the wrappers the superclass precedes: the
+  /// first copy that starts after the previous wrapper ends is the wrapper itself.
+  private static func wrapperOffsets(
+    _ wrappers: [(stamp: UInt64, storage: any PropertyStorage.Type)], in object: ManagedObject,
+    within bound: Int
+  ) -> [Int] {
+    var offsets: [Int] = []
+    withExtendedLifetime(object) {
+      let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+      var offset = 0
+      var end = 0  // where the previous wrapper ends
+      while offsets.count < wrappers.count, offset + 8 <= bound {
+        let wrapper = wrappers[offsets.count]
+        let start = offset - wrapper.storage.stampOffset
+        if start >= end,
+          base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == wrapper.stamp
+        {
+          offsets.append(start)
+          end = start + wrapper.storage.size
+        }
+        offset += 8
+      }
+    }
+    precondition(
+      offsets.count == wrappers.count,
+      "the core could not find every property of \(type(of: object)) in its object")
+    return offsets
+  }
+
   private static let cache = Locked<[ObjectIdentifier: EntityLayout]>([:])
 
-  /// The layout of `entity`, made on first use.
-  static func of(_ entity: ManagedObject.Type) -> EntityLayout {
+  /// The layout of `entity`, made on first use from a prototype in `core`.
+  static func of(_ entity: ManagedObject.Type, core: ContextCore) -> EntityLayout {
     let key = ObjectIdentifier(entity)
     if let layout = cache.withLock({ $0[key] }) { return layout }
-    let layout = EntityLayout(entity)
+    let layout = EntityLayout(entity, core: core)
     return cache.withLock { cache in
       if let existing = cache[key] { return existing }
       cache[key] = layout

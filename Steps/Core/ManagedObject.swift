@@ -42,7 +42,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   /// Used by the core to create objects; call ``init(context:)`` instead.
   public required init(_ registration: ObjectRegistration) {
     core = registration.core
-    layout = registration.layout ?? EntityLayout.of(Self.self)
+    layout = registration.layout ?? EntityLayout.of(Self.self, core: registration.core)
     id = registration.id
     lifecycle = registration.isInserted ? .inserted : .persisted
   }

@@ -1,19 +1,6 @@
 import Dispatch
 import Foundation
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
-#if !canImport(Darwin) && canImport(CDispatch)
-  // `dispatch_queue_get_label`, which the Linux overlay hides behind `DispatchQueue.label`.
-  import CDispatch
-#endif
-
 /// The identity of one context's confinement domain.
 struct ContextID: Hashable, Sendable, CustomStringConvertible {
   let rawValue: UInt64
@@ -148,9 +135,7 @@ enum PerformScope {
   /// process: a block of another queue that main-queue code waits for is not counted there (the
   /// README lists the difference).
   static var holdsMainQueue: Bool {
-    #if canImport(Darwin)
-      if Thread.isMainThread { return true }
-    #endif
+    if Platform.mainThreadHoldsMainQueue { return true }
     let queue = currentQueue
     if queue == mainQueueMark { return true }
     guard let frame = frameBox()?.frame, frame.holdsMainQueue else { return false }
@@ -160,24 +145,9 @@ enum PerformScope {
   /// True in a block of a serial queue that is neither the main queue nor a context's, where
   /// Linux cannot tell whether main-queue code waits for the block in `sync`.
   static var mayBeWaitedForByMainQueue: Bool {
-    #if canImport(Darwin)
-      return false
-    #else
-      guard currentQueue == nil else { return false }
-      let label = currentQueueLabel
-      return !label.isEmpty && !isGlobalQueue(label)
-    #endif
-  }
-
-  /// The label of the queue whose block is running ("" when it has none).
-  private static var currentQueueLabel: String {
-    #if canImport(Darwin)
-      String(cString: __dispatch_queue_get_label(nil))
-    #elseif canImport(CDispatch)
-      String(cString: dispatch_queue_get_label(nil))
-    #else
-      ""
-    #endif
+    guard !Platform.seesMainQueueCallersInSync, currentQueue == nil else { return false }
+    let label = Platform.currentQueueLabel
+    return !label.isEmpty && !isGlobalQueue(label)
   }
 
   /// True for Dispatch's global queues and the queues Swift's global executor runs tasks on:
@@ -201,21 +171,14 @@ enum PerformScope {
     }
     // A task's code may run in another queue's block, synchronously: say which queue, and claim
     // the cooperative pool only for the pool's own queues.
-    let label = currentQueueLabel
+    let label = Platform.currentQueueLabel
     let queue = label.isEmpty || isGlobalQueue(label) ? nil : "on queue '\(label)'"
     if withUnsafeCurrentTask(body: { $0 != nil }) {
       let place = queue ?? "on the cooperative thread pool"
       return "in a Swift task \(place), outside any perform block"
     }
     if let queue { return "\(queue), outside any perform block" }
-    // Linux threads inherit their creator's name (a Dispatch worker's, "oot.default-qos"), and
-    // swift-corelibs-foundation does not apply a name set before `start()` (observed): there a
-    // thread's name would point at the wrong place.
-    #if canImport(Darwin)
-      let name = Thread.current.name ?? ""
-    #else
-      let name = ""
-    #endif
+    let name = Platform.currentThreadName
     let thread = name.isEmpty ? "on a background thread" : "on thread '\(name)'"
     return "\(thread), outside any perform block"
   }
@@ -230,7 +193,7 @@ enum PerformScope {
 
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
-    let status = pthread_key_create(&key, releaseFrameBox)
+    let status = pthread_key_create(&key, Platform.releaseObjectDestructor)
     precondition(status == 0, "pthread_key_create failed with \(status)")
     return key
   }()
@@ -245,14 +208,3 @@ enum PerformScope {
     return box
   }
 }
-
-#if canImport(Darwin)
-  private func releaseFrameBox(_ raw: UnsafeMutableRawPointer) {
-    Unmanaged<AnyObject>.fromOpaque(raw).release()
-  }
-#else
-  private func releaseFrameBox(_ raw: UnsafeMutableRawPointer?) {
-    guard let raw else { return }
-    Unmanaged<AnyObject>.fromOpaque(raw).release()
-  }
-#endif

@@ -42,7 +42,7 @@ struct PropertyCell {
   /// True when the inverse, on the target entity, is a to-many relationship.
   var inverseIsToMany: Bool {
     guard let inverseName, let storage = property.storage as? any RelationshipStorage.Type,
-      let inverse = EntityLayout.of(storage.target).property(named: inverseName)
+      let inverse = EntityLayout.of(storage.target, core: object.core).property(named: inverseName)
     else { return false }
     return (inverse.storage as? any RelationshipStorage.Type)?.isToMany ?? false
   }

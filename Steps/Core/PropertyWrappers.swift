@@ -22,6 +22,8 @@ public struct Attribute<Value: AttributeValue> {
   /// The value; nil while a required attribute is unset. A default is the first value: the
   /// object keeps nothing else.
   var value: Value?
+  /// Where the core finds this wrapper in its object (EntityLayout).
+  let stamp = PropertyStamp.next()
 
   /// An attribute with a default value: its value until it is set.
   public init(wrappedValue: Value) {
@@ -94,6 +96,8 @@ extension Set: RelationshipTarget where Element: ManagedObject {
 public struct Relationship<Value: RelationshipValue> {
   var targets: Set<ManagedObjectID> = []
   let inverseName: String?
+  /// Where the core finds this wrapper in its object (EntityLayout).
+  let stamp = PropertyStamp.next()
 
   /// - Parameter inverse: the name of the inverse relationship on the target entity, if any.
   public init(inverse: String?) {
@@ -124,6 +128,10 @@ public struct Relationship<Value: RelationshipValue> {
 /// A property's storage as the core sees it, whichever its value type. Used only with the
 /// owning context's lock held.
 protocol PropertyStorage {
+  /// Drawn when the wrapper is made, unique in the process (``PropertyStamp``).
+  var stamp: UInt64 { get }
+  /// Where ``stamp`` sits inside the wrapper.
+  static var stampOffset: Int { get }
   /// The value to save, or nil when a required attribute was never set.
   var stored: StoredValue? { get }
   /// Replaces the value with one read from the store (nil: unset, defaults included).
@@ -145,9 +153,25 @@ protocol RelationshipStorage: PropertyStorage {
   var inverseName: String? { get }
 }
 
+/// Where a wrapper's stamp sits inside it: a key path through the concrete type names the stored
+/// property (through the protocol it would name the requirement, which has no offset).
+private func offset<Wrapper>(of stamp: KeyPath<Wrapper, UInt64>) -> Int {
+  guard let offset = MemoryLayout<Wrapper>.offset(of: stamp) else {
+    preconditionFailure("\(Wrapper.self).stamp is not a stored property")
+  }
+  return offset
+}
+
+extension PropertyStorage {
+  /// The bytes the wrapper takes in its object.
+  static var size: Int { MemoryLayout<Self>.size }
+}
+
 // Written out with `if let` and `case`: these run unspecialized, once per property of every
 // object a save or a fetch handles, and each generic temporary costs a metadata lookup.
 extension Attribute: PropertyStorage {
+  static var stampOffset: Int { offset(of: \Self.stamp) }
+
   var stored: StoredValue? {
     if let value { return .attribute(value) }
     return nil
@@ -176,6 +200,8 @@ extension Attribute: PropertyStorage {
 }
 
 extension Relationship: RelationshipStorage {
+  static var stampOffset: Int { offset(of: \Self.stamp) }
+
   static var isToMany: Bool { Value._isToMany }
 
   static var target: ManagedObject.Type { (Value.self as! any RelationshipTarget.Type).target }

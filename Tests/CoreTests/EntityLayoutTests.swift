@@ -13,6 +13,20 @@ final class Bicycle: Vehicle {
   @Attribute var serial: UUID = UUID()
 }
 
+/// Values that leave bytes unused (an empty `Data`, a nil optional) beside one another, over two
+/// classes: the unused bytes of one field can hold a copy of another field's wrapper, made while
+/// the object was initialized, and the core must not take that copy for the wrapper.
+class Parcel: ManagedObject {
+  @Attribute var label: Data = Data()
+  @Attribute var memo: String?
+}
+
+final class Crate: Parcel {
+  @Attribute var contents: Data = Data()
+  @Attribute var seal: String?
+  @Attribute var weight: Int?
+}
+
 // The core finds an entity's properties once per class (EntityLayout) and keeps each object's
 // values in the object itself; these pin down what that must not change.
 @Suite("Entity layout: properties found per class, values kept per object")
@@ -66,6 +80,31 @@ struct EntityLayoutTests {
       #expect(first.gears == 3)
       #expect(second.gears == 1)
     }
+    #expect(container.violations.isEmpty)
+  }
+
+  @Test("Every value is saved from and loaded into its own property, over unused bytes too")
+  func valuesLandInTheirOwnProperties() async throws {
+    let container = makeContainer()
+    let writer = container.newBackgroundContext()
+    let id = try await writer.perform {
+      let crate = Crate(context: writer)
+      crate.label = Data([1, 2, 3])
+      crate.contents = Data([4, 5])
+      crate.seal = "sealed"
+      try writer.save()
+      return crate.objectID
+    }
+    let reader = container.newBackgroundContext()
+    let values = try await reader.perform {
+      let crate = try reader.existingObject(with: id, as: Crate.self)
+      return (crate.label, crate.memo, crate.contents, crate.seal, crate.weight)
+    }
+    #expect(values.0 == Data([1, 2, 3]))
+    #expect(values.1 == nil)
+    #expect(values.2 == Data([4, 5]))
+    #expect(values.3 == "sealed")
+    #expect(values.4 == nil)
     #expect(container.violations.isEmpty)
   }
 }

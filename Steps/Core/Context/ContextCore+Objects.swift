@@ -9,7 +9,9 @@ extension ContextCore {
       defer { state.nextSerial += 1 }
       let known = state.lastInserted.flatMap { $0.entity == ObjectIdentifier(entity) ? $0 : nil }
       let kind =
-        known ?? (ObjectIdentifier(entity), .of(entity, in: store.identifier), .of(entity))
+        known ?? (
+          ObjectIdentifier(entity), .of(entity, in: store.identifier), .of(entity, core: self)
+        )
       state.lastInserted = kind
       return (state.nextSerial, kind.key, kind.layout)
     }
