@@ -41,7 +41,7 @@ let stepModules: [Target.Dependency] = steps.flatMap { step -> [Target.Dependenc
 
 let package = Package(
   name: "CoreDataConcurrencyWorkshop",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS(.v26)],
   products: [
     .library(name: "ManagedObjectCore", targets: ["ManagedObjectCore"])
   ],

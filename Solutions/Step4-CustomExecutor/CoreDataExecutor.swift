@@ -29,12 +29,10 @@ nonisolated public final class CoreDataExecutor: SerialExecutor {
     precondition(container.isOnContextQueue, offTheQueue())
   }
 
-  #if compiler(>=6.2)
-    /// The non-crashing form of `checkIsolated()` (SE-0471).
-    public func isIsolatingCurrentContext() -> Bool? {
-      container.isOnContextQueue
-    }
-  #endif
+  /// The non-crashing form of `checkIsolated()` (SE-0471).
+  public func isIsolatingCurrentContext() -> Bool? {
+    container.isOnContextQueue
+  }
 
   /// What a crash off the queue says: which context's queue the code should have been on.
   private func offTheQueue() -> String {

@@ -31,9 +31,7 @@ public final class ModelActorExecutor: SerialExecutor {
     precondition(context.isInPerformScope, "a model actor's code must run on its context's queue")
   }
 
-  #if compiler(>=6.2)
-    public func isIsolatingCurrentContext() -> Bool? {
-      context.isInPerformScope
-    }
-  #endif
+  public func isIsolatingCurrentContext() -> Bool? {
+    context.isInPerformScope
+  }
 }

@@ -7,46 +7,44 @@ import WorkshopSupport
 @Suite("Concurrency checking policies")
 struct TrapPolicyTests {
   // Exit tests need Swift 6.2, and capturing values in them (`[breach]`) 6.3's Testing.
-  #if compiler(>=6.3)
-    @Test(
-      "Under .trap an illegal access ends the process, naming the violation",
-      arguments: Breach.allCases)
-    func trapEndsTheProcess(_ breach: Breach) async {
-      let result = await #expect(
-        processExitsWith: .failure, observing: [\.standardErrorContent],
-        "under .trap, '\(breach)' must stop the process"
-      ) { [breach] in
-        try await withTimeout(.seconds(10), "the breach '\(breach)'") {
-          try await breach.commit()
-        }
-        // Only reached when the access did not trap.
-        FileHandle.standardError.write(Data("\(Breach.survivedMarker)\n".utf8))
+  @Test(
+    "Under .trap an illegal access ends the process, naming the violation",
+    arguments: Breach.allCases)
+  func trapEndsTheProcess(_ breach: Breach) async {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent],
+      "under .trap, '\(breach)' must stop the process"
+    ) { [breach] in
+      try await withTimeout(.seconds(10), "the breach '\(breach)'") {
+        try await breach.commit()
       }
-      guard let result else { return }  // the failed expectation already says how it exited
-      let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
-      // The process must have died of the checker's trap, not of anything else (a timeout, say).
-      #expect(
-        standardError.contains("Fatal error: \(breach.expectedMessage)"),
-        "the child's standard error should hold 'Fatal error: \(breach.expectedMessage)'; it was:\n\(standardError)"
-      )
-      #expect(
-        standardError.contains("Rule: "),
-        "the trap message should state the rule:\n\(standardError)")
-      #expect(!standardError.contains(Breach.survivedMarker))
+      // Only reached when the access did not trap.
+      FileHandle.standardError.write(Data("\(Breach.survivedMarker)\n".utf8))
     }
+    guard let result else { return }  // the failed expectation already says how it exited
+    let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
+    // The process must have died of the checker's trap, not of anything else (a timeout, say).
+    #expect(
+      standardError.contains("Fatal error: \(breach.expectedMessage)"),
+      "the child's standard error should hold 'Fatal error: \(breach.expectedMessage)'; it was:\n\(standardError)"
+    )
+    #expect(
+      standardError.contains("Rule: "),
+      "the trap message should state the rule:\n\(standardError)")
+    #expect(!standardError.contains(Breach.survivedMarker))
+  }
 
-    @Test("Under .trap legal access runs to the end")
-    func trapAllowsLegalAccess() async {
-      await #expect(
-        processExitsWith: .success, "legal work under .trap must not stop the process"
-      ) {
-        let container = try await withTimeout(.seconds(10), "legal work under .trap") {
-          try await legalWorkload(.trap)
-        }
-        guard container.concurrencyCheckingPolicy == .trap else { throw PolicyFailure("policy") }
+  @Test("Under .trap legal access runs to the end")
+  func trapAllowsLegalAccess() async {
+    await #expect(
+      processExitsWith: .success, "legal work under .trap must not stop the process"
+    ) {
+      let container = try await withTimeout(.seconds(10), "legal work under .trap") {
+        try await legalWorkload(.trap)
       }
+      guard container.concurrencyCheckingPolicy == .trap else { throw PolicyFailure("policy") }
     }
-  #endif
+  }
 
   @Test("The legal workload is legal: under .record it records nothing")
   func legalWorkloadIsLegal() async throws {

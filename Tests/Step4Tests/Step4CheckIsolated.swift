@@ -16,34 +16,32 @@ extension Step4Tests {
     "checkIsolated() stops the program off the context's queue, and only there",
     arguments: Subject.all)
   func checkIsolatedStopsOffTheQueue(_ subject: Subject) async {
-    #if compiler(>=6.3)
-      await exam(subject.side, Self.checkIsolatedCheck) {
-        let lesson = Self.step.lesson(
-          rule: "checkIsolated() is the executor's last word on isolation: it returns when the "
-            + "current code runs on the context's queue (inside its perform) and stops the "
-            + "program anywhere else. An empty body says yes to everyone.",
-          hint: "checkIsolated() must stop the program when the current code is not inside the "
-            + "context's perform; ask the container, not the thread.", read: "isolation-checks")
-        let stopped = await #expect(
-          processExitsWith: .failure,
-          "checkIsolated() off the context's queue must stop the program"
-        ) { [side = subject.side as ExamSide] in
-          ExecutorProbe.checkIsolatedOutside(side)
-        }
-        expect(
-          stopped != nil, observed: "checkIsolated() returned normally off the context's queue",
-          lesson: lesson)
-        let returned = await #expect(
-          processExitsWith: .success, "checkIsolated() inside the context's perform must return"
-        ) { [side = subject.side as ExamSide] in
-          await ExecutorProbe.checkIsolatedInsidePerform(side)
-        }
-        expect(
-          returned != nil,
-          observed: "checkIsolated() stopped the program inside the context's perform",
-          lesson: lesson)
+    await exam(subject.side, Self.checkIsolatedCheck) {
+      let lesson = Self.step.lesson(
+        rule: "checkIsolated() is the executor's last word on isolation: it returns when the "
+          + "current code runs on the context's queue (inside its perform) and stops the "
+          + "program anywhere else. An empty body says yes to everyone.",
+        hint: "checkIsolated() must stop the program when the current code is not inside the "
+          + "context's perform; ask the container, not the thread.", read: "isolation-checks")
+      let stopped = await #expect(
+        processExitsWith: .failure,
+        "checkIsolated() off the context's queue must stop the program"
+      ) { [side = subject.side as ExamSide] in
+        ExecutorProbe.checkIsolatedOutside(side)
       }
-    #endif
+      expect(
+        stopped != nil, observed: "checkIsolated() returned normally off the context's queue",
+        lesson: lesson)
+      let returned = await #expect(
+        processExitsWith: .success, "checkIsolated() inside the context's perform must return"
+      ) { [side = subject.side as ExamSide] in
+        await ExecutorProbe.checkIsolatedInsidePerform(side)
+      }
+      expect(
+        returned != nil,
+        observed: "checkIsolated() stopped the program inside the context's perform",
+        lesson: lesson)
+    }
   }
 }
 
@@ -58,30 +56,28 @@ extension Step4Tests {
     "checkIsolated() stops with a message that names the context it expects",
     arguments: Subject.all)
   func checkIsolatedSaysWhere(_ subject: Subject) async {
-    #if compiler(>=6.3)
-      await exam(subject.side, Self.checkIsolatedMessageCheck) {
-        let lesson = Self.step.lesson(
-          rule: "A crash is read by someone who was not there. checkIsolated()'s message names "
-            + "the context whose queue the code should be on: an app may run several.",
-          hint: "Build the message from the name of the container's context.",
-          read: "stretch-task")
-        let result = await #expect(
-          processExitsWith: .failure, observing: [\.standardErrorContent],
-          "checkIsolated() off the context's queue must stop the program"
-        ) { [side = subject.side as ExamSide] in
-          ExecutorProbe.checkIsolatedOffTheLedger(side)
-        }
-        let said = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-        let lastLines = said.split(separator: "\n").filter {
-          $0.contains("error:") || $0.contains("failed:")
-        }.suffix(2).joined(separator: "\n  ")
-        expect(
-          said.contains("'ledger'"),
-          observed:
-            "checkIsolated() off the queue of the context named 'ledger' stopped with:\n  \(lastLines)",
-          lesson: lesson)
+    await exam(subject.side, Self.checkIsolatedMessageCheck) {
+      let lesson = Self.step.lesson(
+        rule: "A crash is read by someone who was not there. checkIsolated()'s message names "
+          + "the context whose queue the code should be on: an app may run several.",
+        hint: "Build the message from the name of the container's context.",
+        read: "stretch-task")
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent],
+        "checkIsolated() off the context's queue must stop the program"
+      ) { [side = subject.side as ExamSide] in
+        ExecutorProbe.checkIsolatedOffTheLedger(side)
       }
-    #endif
+      let said = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+      let lastLines = said.split(separator: "\n").filter {
+        $0.contains("error:") || $0.contains("failed:")
+      }.suffix(2).joined(separator: "\n  ")
+      expect(
+        said.contains("'ledger'"),
+        observed:
+          "checkIsolated() off the queue of the context named 'ledger' stopped with:\n  \(lastLines)",
+        lesson: lesson)
+    }
   }
 }
 

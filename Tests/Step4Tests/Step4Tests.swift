@@ -141,18 +141,14 @@ struct Step4Tests {
   @Test("two actors on two contexts calling each other do not deadlock", arguments: Subject.all)
   func actorsCallingEachOtherDoNotDeadlock(_ subject: Subject) async {
     await exam(subject.side, Self.deadlockCheck) {
-      #if compiler(>=6.3)
-        let result = await #expect(
-          processExitsWith: .success, observing: [\.standardErrorContent],
-          "two actors calling each other must finish, not deadlock"
-        ) { [side = subject.side as ExamSide] in
-          guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
-          await ChildCheck.run(Self.deadlockCheck) { try await Self.callEachOther(subject) }
-        }
-        ChildCheck.report(result, died: Self.deadlockLesson)
-      #else
-        try await Self.callEachOther(subject)
-      #endif
+      let result = await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent],
+        "two actors calling each other must finish, not deadlock"
+      ) { [side = subject.side as ExamSide] in
+        guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
+        await ChildCheck.run(Self.deadlockCheck) { try await Self.callEachOther(subject) }
+      }
+      ChildCheck.report(result, died: Self.deadlockLesson)
     }
   }
 
@@ -181,7 +177,6 @@ struct Step4Tests {
 
   @Test(
     "the executor's isolation checks agree with the context's queue",
-    .enabled(if: canAskIsolation, "isIsolatingCurrentContext() needs Swift 6.2 (and macOS 26)"),
     arguments: Subject.all)
   func isolationChecksAgreeWithTheQueue(_ subject: Subject) async {
     await exam(subject.side, Self.isolationCheck) {
@@ -198,29 +193,27 @@ struct Step4Tests {
         observed: "isIsolatingCurrentContext() answered \(String(describing: answers.inside)) "
           + "inside the context's perform and \(String(describing: answers.outside)) outside",
         lesson: lesson)
-      #if compiler(>=6.3)
-        let side = subject.side
-        let insideStatus = await #expect(
-          processExitsWith: .success,
-          "CoreDataActor.shared.preconditionIsolated() must hold inside a plain perform block"
-        ) { [side = side as ExamSide] in
-          await IsolationProbe.preconditionInsidePerform(side)
-        }
-        expect(
-          insideStatus != nil,
-          observed: "preconditionIsolated() stopped the program inside the context's perform",
-          lesson: lesson)
-        let outsideStatus = await #expect(
-          processExitsWith: .failure,
-          "CoreDataActor.shared.preconditionIsolated() must stop the program off the queue"
-        ) { [side = side as ExamSide] in
-          IsolationProbe.preconditionOutside(side)
-        }
-        expect(
-          outsideStatus != nil,
-          observed: "preconditionIsolated() let code off the context's queue through",
-          lesson: lesson)
-      #endif
+      let side = subject.side
+      let insideStatus = await #expect(
+        processExitsWith: .success,
+        "CoreDataActor.shared.preconditionIsolated() must hold inside a plain perform block"
+      ) { [side = side as ExamSide] in
+        await IsolationProbe.preconditionInsidePerform(side)
+      }
+      expect(
+        insideStatus != nil,
+        observed: "preconditionIsolated() stopped the program inside the context's perform",
+        lesson: lesson)
+      let outsideStatus = await #expect(
+        processExitsWith: .failure,
+        "CoreDataActor.shared.preconditionIsolated() must stop the program off the queue"
+      ) { [side = side as ExamSide] in
+        IsolationProbe.preconditionOutside(side)
+      }
+      expect(
+        outsideStatus != nil,
+        observed: "preconditionIsolated() let code off the context's queue through",
+        lesson: lesson)
     }
   }
 

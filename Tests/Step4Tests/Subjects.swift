@@ -153,32 +153,16 @@ func increments(_ count: Int, on actor: any Actor) async throws -> Int {
   return tally.value
 }
 
-/// Whether the checks can ask an executor `isIsolatingCurrentContext()` (SE-0471): it needs
-/// Swift 6.2, and on Apple platforms the OS releases of 2026.
-let canAskIsolation: Bool = {
-  #if compiler(>=6.2)
-    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-      return true
-    }
-  #endif
-  return false
-}()
-
-/// What `executor` answers to `isIsolatingCurrentContext()` inside a block of `perform`, and
-/// outside any; nil and nil where the question cannot be asked (see `canAskIsolation`).
+/// What `executor` answers to `isIsolatingCurrentContext()` (SE-0471, macOS 26, the package's
+/// minimum) inside a block of `perform`, and outside any.
 func askIsolation(
   of executor: some SerialExecutor,
   perform: (@escaping @Sendable () -> Void) -> Void
 ) async -> (inside: Bool?, outside: Bool?) {
-  #if compiler(>=6.2)
-    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-      let inside = await withCheckedContinuation { continuation in
-        perform { continuation.resume(returning: executor.isIsolatingCurrentContext()) }
-      }
-      return (inside, executor.isIsolatingCurrentContext())
-    }
-  #endif
-  return (nil, nil)
+  let inside = await withCheckedContinuation { continuation in
+    perform { continuation.resume(returning: executor.isIsolatingCurrentContext()) }
+  }
+  return (inside, executor.isIsolatingCurrentContext())
 }
 
 /// How long a job waits at the barrier for the other one.

@@ -51,17 +51,13 @@ extension Step5Tests {
       try await scenario.run(subject)
       return
     }
-    #if compiler(>=6.3)
-      let result = await #expect(
-        processExitsWith: .success, observing: [\.standardErrorContent],
-        "the scenario must finish without ending its process"
-      ) { [side = subject.side as ExamSide, scenario = scenario as ChildScenario] in
-        guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
-        await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
-      }
-      ChildCheck.report(result, died: endedTheProcess)
-    #else
-      try await scenario.run(subject)
-    #endif
+    let result = await #expect(
+      processExitsWith: .success, observing: [\.standardErrorContent],
+      "the scenario must finish without ending its process"
+    ) { [side = subject.side as ExamSide, scenario = scenario as ChildScenario] in
+      guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
+      await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+    }
+    ChildCheck.report(result, died: endedTheProcess)
   }
 }

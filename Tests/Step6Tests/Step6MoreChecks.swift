@@ -115,30 +115,23 @@ extension Step6Tests {
   func executorNeverClaimsIsolationOffTheQueue(_ subject: Subject) async {
     await exam(subject.side, Self.isolationClaimCheck) {
       let handler = subject.make(PersistentContainer(name: "step6-isolation"))
-      var answer: Bool?
-      #if compiler(>=6.2)
-        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-          answer = handler.executor.isIsolatingCurrentContext()
-        }
-      #endif
+      let answer = handler.executor.isIsolatingCurrentContext()
       expect(
         answer != true,
         observed: "isIsolatingCurrentContext() answered true in a test task, off the context's "
           + "queue", lesson: Self.isolationClaimLesson)
-      #if compiler(>=6.3)
-        // checkIsolated() must stop the program off the queue: in a child process.
-        let stopped = await #expect(
-          processExitsWith: .failure,
-          "the model actor's checkIsolated() must stop the program off the context's queue"
-        ) { [side = subject.side as ExamSide] in
-          Subject.on(side).make(PersistentContainer(name: "step6-isolation")).executor
-            .checkIsolated()
-        }
-        expect(
-          stopped != nil,
-          observed: "checkIsolated() returned normally in a test task, off the context's queue",
-          lesson: Self.isolationClaimLesson)
-      #endif
+      // checkIsolated() must stop the program off the queue: in a child process.
+      let stopped = await #expect(
+        processExitsWith: .failure,
+        "the model actor's checkIsolated() must stop the program off the context's queue"
+      ) { [side = subject.side as ExamSide] in
+        Subject.on(side).make(PersistentContainer(name: "step6-isolation")).executor
+          .checkIsolated()
+      }
+      expect(
+        stopped != nil,
+        observed: "checkIsolated() returned normally in a test task, off the context's queue",
+        lesson: Self.isolationClaimLesson)
     }
   }
 }

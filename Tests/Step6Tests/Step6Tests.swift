@@ -79,27 +79,23 @@ struct Step6Tests {
     arguments: Subject.all)
   func typedLookup(_ subject: Subject) async {
     await exam(subject.side, Self.lookupCheck) {
-      #if compiler(>=6.3)
-        // A lookup that traps (a `try!`, an `as!`) would end the whole test run, and every
-        // other check with it: the lookups run in a child process, which reports its answers.
-        let result = await #expect(
-          processExitsWith: .success, observing: [\.standardErrorContent],
-          "self[id, as:] must answer every lookup, never stop the program"
-        ) { [side = subject.side as ExamSide] in
-          await LookupAnswers.report(for: Subject.on(side))
-        }
-        guard let result else {
-          expect(
-            false,
-            observed: "a lookup of a deleted, foreign or other-entity ID stopped the whole "
-              + "process: a forced `try!` or `as!` traps where nil is the answer",
-            lesson: Self.lookupLesson)
-          return
-        }
-        let answers = try LookupAnswers(reportedIn: result.standardErrorContent)
-      #else
-        let answers = try await LookupAnswers.ask(subject)
-      #endif
+      // A lookup that traps (a `try!`, an `as!`) would end the whole test run, and every
+      // other check with it: the lookups run in a child process, which reports its answers.
+      let result = await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent],
+        "self[id, as:] must answer every lookup, never stop the program"
+      ) { [side = subject.side as ExamSide] in
+        await LookupAnswers.report(for: Subject.on(side))
+      }
+      guard let result else {
+        expect(
+          false,
+          observed: "a lookup of a deleted, foreign or other-entity ID stopped the whole "
+            + "process: a forced `try!` or `as!` traps where nil is the answer",
+          lesson: Self.lookupLesson)
+        return
+      }
+      let answers = try LookupAnswers(reportedIn: result.standardErrorContent)
       expect(answers.areRight, observed: answers.description, lesson: Self.lookupLesson)
     }
   }

@@ -28,29 +28,27 @@ struct CheckerEdgeCaseTests {
     try Self.verify(edge, container.violations)
   }
 
-  #if compiler(>=6.3)
-    // Inside a serial queue's `sync` in A's perform, A is not in scope, yet A's queue is held by
-    // the very thread that runs the block: Core Data's performAndWait is reentrant ("safe to call
-    // the method again, from within the closure", NSManagedObjectContext.performAndWait(_:)),
-    // so it must run inline. Dispatching instead does not fail, it ends the process ("dispatch_sync
-    // called on queue already owned by current thread" on Linux) or deadlocks (Darwin): the row
-    // runs in a child process.
-    @Test("performAndWait re-entered inside a serial queue's sync in its context's perform")
-    func reentrantPerformAndWaitInsideSync() async {
-      await #expect(
-        processExitsWith: .success, "the nested performAndWait must run inline, and legally"
-      ) {
-        let (title, violations) = try await withTimeout(.seconds(10), "reentrant performAndWait") {
-          let f = try await AccessPattern.fixture("reentrant performAndWait inside sync")
-          let lock = DispatchQueue(label: "CheckerEdge.lock")
-          let title = await f.a.perform { lock.sync { f.a.performAndWait { f.book.title } } }
-          return (title, f.container.violations)
-        }
-        try AccessPattern.check(title == "Dune", "read '\(title)'")
-        try AccessPattern.check(violations.isEmpty, "recorded \(violations)")
+  // Inside a serial queue's `sync` in A's perform, A is not in scope, yet A's queue is held by
+  // the very thread that runs the block: Core Data's performAndWait is reentrant ("safe to call
+  // the method again, from within the closure", NSManagedObjectContext.performAndWait(_:)),
+  // so it must run inline. Dispatching instead does not fail, it ends the process ("dispatch_sync
+  // called on queue already owned by current thread" on Linux) or deadlocks (Darwin): the row
+  // runs in a child process.
+  @Test("performAndWait re-entered inside a serial queue's sync in its context's perform")
+  func reentrantPerformAndWaitInsideSync() async {
+    await #expect(
+      processExitsWith: .success, "the nested performAndWait must run inline, and legally"
+    ) {
+      let (title, violations) = try await withTimeout(.seconds(10), "reentrant performAndWait") {
+        let f = try await AccessPattern.fixture("reentrant performAndWait inside sync")
+        let lock = DispatchQueue(label: "CheckerEdge.lock")
+        let title = await f.a.perform { lock.sync { f.a.performAndWait { f.book.title } } }
+        return (title, f.container.violations)
       }
+      try AccessPattern.check(title == "Dune", "read '\(title)'")
+      try AccessPattern.check(violations.isEmpty, "recorded \(violations)")
     }
-  #endif
+  }
 
   private static func verify(_ edge: CheckerEdgeCase, _ observed: [ConcurrencyViolation]) throws {
     let shown = observed.isEmpty ? "  (none)" : observed.map { "  - \($0)" }.joined(separator: "\n")
