@@ -17,11 +17,15 @@ package enum Workshop {
       return 0
     }
     let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    guard let workspace = Workspace.enclosing(here) else {
-      Console.complain(
-        "workshop: no workshop here: run it inside the repository (the folder with Package.swift "
-          + "and Steps/).")
+    guard let (workspace, origin) = Workspace.locate(currentDirectory: here) else {
+      Console.complain(Workspace.notFound(currentDirectory: here, sourceFile: Workspace.sourceFile))
       return 2
+    }
+    if origin == .sourceFile {
+      // Said, because a second clone is easy to mistake for the first.
+      Console.complain(
+        "workshop: the working directory (\(here.path)) is outside the workshop; using "
+          + "\(workspace.root.path), where the runner was built from.")
     }
     do {
       switch command {
