@@ -62,16 +62,14 @@ package struct CheckResult: Equatable, Sendable {
     guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return nil }
     let step = String(line[line.index(after: line.startIndex)..<close])
     guard step.hasPrefix("Step") else { return nil }
-    var rest = line[line.index(after: close)...]
-    let passed: Bool
-    if rest.hasPrefix(" ✔ ") {
-      passed = true
-    } else if rest.hasPrefix(" ✘ ") {
-      passed = false
-    } else {
-      return nil
-    }
-    rest = rest.dropFirst(3)
+    // The harness prints these marks itself, always plain (`✔`, `✘`); they are read through
+    // the same table as Swift Testing's symbols, so that no parser spells a symbol of its own.
+    let after = line[line.index(after: close)...]
+    guard after.hasPrefix(" "), let mark = SymbolLine(after.dropFirst()),
+      [.pass, .fail].contains(mark.symbol)
+    else { return nil }
+    let passed = mark.symbol == .pass
+    let rest = mark.text[...]
     guard let dash = rest.range(of: " — ") else { return nil }
     let label = rest[..<dash.lowerBound].components(separatedBy: " · ")
     guard label.count <= 2, let side = label.first, ["yours", "solution"].contains(side) else {

@@ -28,6 +28,9 @@ package enum Checks {
     // What attendees see: verify mode is for CI.
     environment[WorkshopEnvironment.verify.name] = nil
     environment[WorkshopEnvironment.side.name] = both ? nil : "yours"
+    // Swift Testing's plain symbols (`✔`), not the SF Symbols it prints on a Mac with SF Pro
+    // installed: the parsers read both, but the plain ones read the same in every log.
+    environment[sfSymbolsVariable] = "0"
     Console.say(label, terminator: "")
     var results = 0
     let result = try Shell.run(
@@ -41,6 +44,10 @@ package enum Checks {
     if Console.isTerminal { Console.say("\r\u{1B}[2K\(label)", terminator: "") }
     return TestRunOutput(output: result.output)
   }
+
+  /// Swift Testing's switch for SF Symbols in its output (`0`: off), which it reads in
+  /// `Sources/Testing/ABI/EntryPoints/EntryPoint.swift`.
+  static let sfSymbolsVariable = "SWT_SF_SYMBOLS_ENABLED"
 
   /// `1.4 s`.
   static func seconds(since start: Date) -> String {

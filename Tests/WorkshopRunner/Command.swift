@@ -12,6 +12,8 @@ package enum Command: Equatable, Sendable {
   case reset(step: Int, confirmed: Bool)
   /// The step against its solution.
   case diff(step: Int)
+  /// This machine against what the workshop needs: toolchain, Xcode, a build, a compile probe.
+  case doctor
   case help
 
   /// Which hint level `hint` shows.
@@ -42,6 +44,14 @@ package enum Command: Equatable, Sendable {
     switch name {
     case "help", "-h", "--help":
       self = .help
+      return
+    case "doctor":
+      guard options.isEmpty else {
+        throw UsageError(
+          description: "'doctor' does not take \(options.map { "'\($0)'" }.joined(separator: " "))"
+        )
+      }
+      self = .doctor
       return
     case "check", "watch", "hint", "reset", "diff":
       break
@@ -98,6 +108,7 @@ package enum Command: Equatable, Sendable {
       hint N               the next hint for step N (--again: the same one; --reset: start over)
       diff N               your step N against its solution (git diff --no-index)
       reset N [--yes]      put step N back to its starter, after showing what it discards
+      doctor               is this machine ready? toolchain, Xcode, a build, a compile probe
       help                 this text
 
     The runner calls `swift test --filter StepN`, which stays the way to see every detail.

@@ -9,7 +9,7 @@ import Foundation
 ///       Rule: …
 ///
 /// Each `↳` starts a section (the issue's comment, then any other); the lines after it, indented
-/// by two spaces, continue it.
+/// by two spaces (three with SF Symbols, `SymbolLine.Spelling`), continue it.
 package struct ReportedIssue: Equatable, Sendable {
   /// The `@Test`'s name, which is its check's name.
   package let test: String
@@ -41,12 +41,15 @@ package struct ReportedIssue: Equatable, Sendable {
       }
       index += 1
       var sections: [[String]] = []
+      // How the section's further lines are indented: as wide as its `↳` line's spelling pads.
+      var indent = SymbolLine.Spelling.plain.continuation
       while index < lines.count {
         let line = lines[index]
-        if line.hasPrefix("↳ ") {
-          sections.append([String(line.dropFirst(2))])
-        } else if line.hasPrefix("  "), !sections.isEmpty {
-          sections[sections.count - 1].append(String(line.dropFirst(2)))
+        if let details = SymbolLine(line), details.symbol == .details {
+          sections.append([details.text])
+          indent = details.spelling.continuation
+        } else if line.hasPrefix(indent), !sections.isEmpty {
+          sections[sections.count - 1].append(String(line.dropFirst(indent.count)))
         } else {
           break
         }
@@ -67,18 +70,20 @@ package struct ReportedIssue: Equatable, Sendable {
     let isKnown: Bool
 
     init?(_ line: String) {
+      guard let message = SymbolLine(line), message.text.hasPrefix("Test \"") else { return nil }
+      let line = message.text
       let isKnown: Bool
       let recorded: Range<String.Index>
-      if line.hasPrefix("✘ Test \""), let range = line.range(of: "\" recorded an issue") {
+      if message.symbol == .fail, let range = line.range(of: "\" recorded an issue") {
         (isKnown, recorded) = (false, range)
-      } else if line.hasPrefix("━ Test \""),
+      } else if message.symbol == .passWithKnownIssues,
         let range = line.range(of: "\" recorded a known issue")
       {
         (isKnown, recorded) = (true, range)
       } else {
         return nil
       }
-      test = String(line[line.index(line.startIndex, offsetBy: 8)..<recorded.lowerBound])
+      test = String(line[line.index(line.startIndex, offsetBy: 6)..<recorded.lowerBound])
       self.isKnown = isKnown
       // `… with 1 argument subject → yours · class at File.swift:12:3: …`
       let rest = line[recorded.upperBound...]

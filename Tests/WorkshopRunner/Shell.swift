@@ -7,6 +7,11 @@ package enum Shell {
   package struct Result: Sendable {
     package let status: Int32
     package let output: String
+
+    package init(status: Int32, output: String) {
+      self.status = status
+      self.output = output
+    }
   }
 
   /// The executable `name` on the `PATH`.
@@ -25,8 +30,18 @@ package enum Shell {
     _ name: String, _ arguments: [String], in directory: URL,
     environment: [String: String]? = nil, onLine: (String) -> Void = { _ in }
   ) throws -> Result {
+    try run(
+      executable: try find(name), arguments, in: directory, environment: environment,
+      onLine: onLine)
+  }
+
+  /// Runs `executable` with `arguments` in `directory`, as `run(_:_:in:environment:onLine:)`.
+  package static func run(
+    executable: URL, _ arguments: [String], in directory: URL,
+    environment: [String: String]? = nil, onLine: (String) -> Void = { _ in }
+  ) throws -> Result {
     let process = Process()
-    process.executableURL = try find(name)
+    process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = directory
     if let environment { process.environment = environment }

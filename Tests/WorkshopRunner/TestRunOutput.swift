@@ -23,7 +23,7 @@ package struct TestRunOutput: Equatable, Sendable {
     results = lines.compactMap(CheckResult.init(line:))
     issues = ReportedIssue.all(in: lines)
     // `✔`, `✘`, or `━` when the run passed with known issues.
-    finished = lines.contains { $0.dropFirst(2).hasPrefix("Test run with ") }
+    finished = lines.contains { SymbolLine($0)?.text.hasPrefix("Test run with ") == true }
     // A run that printed its last line was not stopped: a fatal error it shows is an exit
     // test's, quoted in an issue.
     var reasons: [String] = []
@@ -70,16 +70,19 @@ package struct TestRunOutput: Equatable, Sendable {
     var tests: [String] = []
     var withCases: Set<String> = []
     for line in lines {
-      if let started = startedCase(line) {
+      let message = SymbolLine(line)
+      if let started = startedCase(message) {
         cases.append(started)
         withCases.insert(started.test)
-      } else if line.hasPrefix("◇ Test \""), line.hasSuffix("\" started.") {
-        tests.append(String(line.dropFirst(8).dropLast(10)))
+      } else if let message, message.symbol == .default, message.text.hasPrefix("Test \""),
+        message.text.hasSuffix("\" started.")
+      {
+        tests.append(String(message.text.dropFirst(6).dropLast(10)))
       } else if let result = CheckResult(line: line),
         let index = cases.firstIndex(where: { $0 == (result.name, result.side) })
       {
         cases.remove(at: index)
-      } else if let name = endedTest(line) {
+      } else if let name = endedTest(message) {
         cases.removeAll { $0.test == name }
         tests.removeAll { $0 == name }
       }
@@ -92,10 +95,12 @@ package struct TestRunOutput: Equatable, Sendable {
     return names
   }
 
-  /// A test case that started: `◇ Test case passing 1 argument subject → yours · class to "…"
+  /// A test case that started, from its line: `◇ Test case passing 1 argument subject → yours · class to "…"
   /// started.`, its test and its side.
-  private static func startedCase(_ line: String) -> (test: String, side: String)? {
-    guard line.hasPrefix("◇ Test case passing "), line.hasSuffix("\" started."),
+  private static func startedCase(_ message: SymbolLine?) -> (test: String, side: String)? {
+    guard let message, message.symbol == .default else { return nil }
+    let line = message.text
+    guard line.hasPrefix("Test case passing "), line.hasSuffix("\" started."),
       let to = line.range(of: " to \"", options: .backwards),
       let arrow = line.range(of: " → ", range: line.startIndex..<to.lowerBound)
     else { return nil }
@@ -104,13 +109,16 @@ package struct TestRunOutput: Equatable, Sendable {
     return (String(line[to.upperBound..<line.index(line.endIndex, offsetBy: -10)]), String(side))
   }
 
-  /// The test whose end `line` reports: `✔ Test "…" passed after …`, `✘ Test "…" with 4 test
+  /// The test whose end the line reports: `✔ Test "…" passed after …`, `✘ Test "…" with 4 test
   /// cases failed after …`.
-  private static func endedTest(_ line: String) -> String? {
-    guard ["✔ Test \"", "✘ Test \"", "━ Test \""].contains(where: { line.hasPrefix($0) }),
-      !line.contains("\" recorded "), line.contains(" after ")
+  private static func endedTest(_ message: SymbolLine?) -> String? {
+    guard let message, [.pass, .fail, .passWithKnownIssues].contains(message.symbol) else {
+      return nil
+    }
+    let line = message.text
+    guard line.hasPrefix("Test \""), !line.contains("\" recorded "), line.contains(" after ")
     else { return nil }
-    let body = line.dropFirst(8)
+    let body = line.dropFirst(6)
     let ends = ["\" passed after", "\" failed after", "\" with "].compactMap {
       body.range(of: $0)?.lowerBound
     }

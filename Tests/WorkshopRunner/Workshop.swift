@@ -1,8 +1,8 @@
 import Foundation
 
 /// The runner's commands. Each returns the exit status: 0 when all is well, 1 when a check
-/// fails (or the user said no), 2 when there was nothing to judge (a usage error, a step that
-/// does not exist, a build that failed, no check that ran).
+/// fails (or the user said no, or the doctor found something missing), 2 when there was nothing
+/// to judge (a usage error, a step that does not exist, a build that failed, no check that ran).
 package enum Workshop {
   package static func run(_ arguments: [String]) -> Int32 {
     let command: Command
@@ -17,11 +17,15 @@ package enum Workshop {
       return 0
     }
     let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    guard let workspace = Workspace.enclosing(here) else {
-      Console.complain(
-        "workshop: no workshop here: run it inside the repository (the folder with Package.swift "
-          + "and Steps/).")
+    guard let (workspace, origin) = Workspace.locate(currentDirectory: here) else {
+      Console.complain(Workspace.notFound(currentDirectory: here, sourceFile: Workspace.sourceFile))
       return 2
+    }
+    if origin == .sourceFile {
+      // Said, because a second clone is easy to mistake for the first.
+      Console.complain(
+        "workshop: the working directory (\(here.path)) is outside the workshop; using "
+          + "\(workspace.root.path), where the runner was built from.")
     }
     do {
       switch command {
@@ -38,6 +42,8 @@ package enum Workshop {
           try workspace.step(number), confirmed: confirmed, in: workspace)
       case .diff(let number):
         return try GitCommands.diff(try workspace.step(number), in: workspace)
+      case .doctor:
+        return DoctorCommand.run(in: workspace)
       case .help:
         return 0
       }

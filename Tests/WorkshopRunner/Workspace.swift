@@ -1,12 +1,50 @@
 import Foundation
 
 /// The workshop's repository: the nearest folder at or above the current directory with a
-/// `Package.swift` and a `Steps` folder.
+/// `Package.swift` and a `Steps` folder, else the one the runner was built from.
 package struct Workspace: Sendable {
   package let root: URL
 
   package init(root: URL) {
     self.root = root
+  }
+
+  /// Which way `locate` found the repository.
+  package enum Origin: Equatable, Sendable {
+    /// At or above the current directory: `swift run workshop` in the clone.
+    case currentDirectory
+    /// Above the runner's source file: run from Xcode, whose working directory is the build
+    /// products folder in DerivedData unless the scheme sets another.
+    case sourceFile
+  }
+
+  /// The path of this file when the runner was compiled: inside the clone it was built from.
+  package static let sourceFile = #filePath
+
+  /// The repository around `currentDirectory`, else the one around `sourceFile`, and which of
+  /// the two it is; nil when neither is inside a workshop.
+  package static func locate(
+    currentDirectory: URL, sourceFile: String = Workspace.sourceFile
+  ) -> (workspace: Workspace, origin: Origin)? {
+    if let workspace = enclosing(currentDirectory) { return (workspace, .currentDirectory) }
+    let source = URL(fileURLWithPath: sourceFile).deletingLastPathComponent()
+    if let workspace = enclosing(source) { return (workspace, .sourceFile) }
+    return nil
+  }
+
+  /// What to do when `locate` found no workshop: where it looked, and how to start the runner
+  /// inside the clone, from a terminal or from Xcode.
+  package static func notFound(currentDirectory: URL, sourceFile: String) -> String {
+    """
+    workshop: no workshop here. The runner looks for the folder with Package.swift and Steps/ \
+    at or above the working directory (\(currentDirectory.path)), then above the folder it was \
+    built from (\(URL(fileURLWithPath: sourceFile).deletingLastPathComponent().path)).
+    In a terminal, go into your clone of the workshop first:
+        cd <your clone>
+        swift run workshop
+    In Xcode, set the scheme's working directory to the clone: Product ▸ Scheme ▸ Edit Scheme… ▸ \
+    Run ▸ Options ▸ Working Directory ▸ Use custom working directory ▸ the clone's folder.
+    """
   }
 
   /// The repository around `directory`, if any.

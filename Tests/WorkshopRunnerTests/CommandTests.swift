@@ -19,6 +19,7 @@ struct CommandTests {
       (["reset", "5"], .reset(step: 5, confirmed: false)),
       (["reset", "5", "--yes"], .reset(step: 5, confirmed: true)),
       (["diff", "6"], .diff(step: 6)),
+      (["doctor"], .doctor),
     ]
     for (arguments, command) in cases {
       #expect(try Command(arguments: arguments) == command, "\(arguments)")
@@ -37,11 +38,19 @@ struct CommandTests {
       (["watch", "1", "--runs", "0"], "--runs needs a number of runs, e.g. `--runs 2`"),
       (["hint", "1", "--again", "--reset"], "give `hint` either --again or --reset, not both"),
       (["diff", "1", "--yes"], "'diff' does not take '--yes'"),
+      (["doctor", "1"], "'doctor' does not take '1'"),
     ]
     for (arguments, message) in cases {
       #expect(throws: Command.UsageError(description: message), "\(arguments)") {
         try Command(arguments: arguments)
       }
+    }
+  }
+
+  @Test("The usage text lists every command")
+  func usageListsCommands() {
+    for command in ["check N", "watch N", "hint N", "diff N", "reset N", "doctor", "help"] {
+      #expect(Command.usage.contains("\n  \(command) "), "\(command)")
     }
   }
 
