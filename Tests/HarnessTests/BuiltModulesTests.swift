@@ -206,4 +206,23 @@ struct BuiltModulesTests {
     #expect(Self.folder(wrong) == nil)
     #expect(wrong.explanation?.hasPrefix("No built modules: WORKSHOP_MODULES=empty names") == true)
   }
+
+  @Test("No modules: the first check says why, once; the others are known issues, not run")
+  func reportedOnce() {
+    let report = MissingModulesReport()
+    let check = ExamTests.step.check("probe Fake: nothing to compile against", .failsOnStarter)
+    var first = ""
+    withKnownIssue {
+      first = report.report(
+        check, label: "yours · Fake", explanation: "Why, and the fix.",
+        sourceLocation: #_sourceLocation)
+    } matching: { issue in
+      ExamTests.comment(of: issue) == "Check: \(check.name)\nWhy, and the fix."
+    }
+    #expect(first == "[StepX] ✘ yours · Fake — \(check.name)")
+    let second = report.report(
+      check, label: "solution · Fake", explanation: "Why, and the fix.",
+      sourceLocation: #_sourceLocation)
+    #expect(second == "[StepX] – solution · Fake — \(check.name) (not run: no built modules)")
+  }
 }
