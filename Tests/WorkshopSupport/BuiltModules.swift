@@ -13,9 +13,11 @@ import WorkshopEnvironment
 ///   (`…/debug/<Package>PackageTests.xctest/Contents/MacOS/<Package>PackageTests`). XCTest: argv[0]
 ///   is `xctest`, and the bundle is an argument.
 /// - Xcode: the products are in `DerivedData/<Package>-<hash>/Build/Products/Debug`, where each
-///   module is a `<Module>.swiftmodule` folder right there, with no `Modules` folder; Xcode
-///   names that folder in `__XCODE_BUILT_PRODUCTS_DIR_PATHS`, `DYLD_FRAMEWORK_PATH` and
-///   `DYLD_LIBRARY_PATH`, and the bundle in `XCTestBundlePath`.
+///   module is a `<Module>.swiftmodule` folder right there, with no `Modules` folder. Xcode's
+///   test runs name that folder in `__XCODE_BUILT_PRODUCTS_DIR_PATHS`, `DYLD_FRAMEWORK_PATH`
+///   and `DYLD_LIBRARY_PATH`, and may name the bundle in `XCTestBundlePath`; none of these is
+///   documented, so each is one candidate among several, and the package's own `.build`
+///   (found from this file's path) is the last resort.
 ///
 /// So the search is a pure function of what the process was given (``Inputs``) and of a
 /// file-exists predicate, which the tests drive with fake layouts.
