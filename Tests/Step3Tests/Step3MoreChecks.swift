@@ -141,6 +141,9 @@ extension Step3ProbeTests {
   /// gave, such as the one an isolated entity declared `Sendable` draws.
   @Test("your step's files compile without a warning", arguments: Subject.all)
   func compilesWithoutWarning(_ subject: Subject) async {
+    guard builtModulesAreReady(for: Self.noWarningCheck, label: subject.side.rawValue) else {
+      return
+    }
     await exam(subject.side, Self.noWarningCheck) {
       let folder = "\(subject.side == .yours ? "Steps" : "Solutions")/Step3-GlobalActor"
       let files = try Repository.names(in: folder, ending: ".swift")

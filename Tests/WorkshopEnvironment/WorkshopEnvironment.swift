@@ -36,13 +36,19 @@ public enum WorkshopEnvironment {
     meaning:
       "The compiler the compile probes use, when the one found (`xcrun` on macOS, else `swiftc` "
       + "on the PATH) is not the one that built the package.")
+  public static let modules = Variable(
+    name: "WORKSHOP_MODULES", example: ".build/debug/Modules",
+    meaning:
+      "The folder with ManagedObjectCore.swiftmodule that the compile probes compile against, "
+      + "when the tests cannot find the build that made them (a test binary run from elsewhere); "
+      + "Xcode's `Build/Products/Debug` works too.")
   public static let bench = Variable(
     name: "WORKSHOP_BENCH", example: "1",
     meaning:
       "Run the benchmarks, which are off by default (measurements, not checks; use `-c release`).")
 
   /// Every variable, in the order the README lists them.
-  public static let all = [verify, side, check, timeScale, swiftc, bench]
+  public static let all = [verify, side, check, timeScale, swiftc, modules, bench]
 
   /// The variable's value in this process, nil when it is not set or empty.
   public static func value(_ variable: Variable) -> String? {

@@ -211,7 +211,12 @@ public func examProbe(
       sourceLocation: sourceLocation)
   }
   let check = step.check(title, starter, likelyCauseOfHang: "a compiler that does not finish")
-  await exam(side, check, subject: "\(side.rawValue) · \(name)", sourceLocation: sourceLocation) {
+  let subject = "\(side.rawValue) · \(name)"
+  // Without the build's modules no probe can run, on either side: said once, not per probe.
+  guard builtModulesAreReady(for: check, label: subject, sourceLocation: sourceLocation) else {
+    return
+  }
+  await exam(side, check, subject: subject, sourceLocation: sourceLocation) {
     try await expectProbe(name, in: folder, against: module, lesson: lesson)
   }
 }

@@ -18,8 +18,8 @@ public enum Toolchain {
         "No swiftc found: set WORKSHOP_SWIFTC to the compiler the tests were built with."
       case .noTool(let name, let directory):
         "No \(name) next to swiftc in \(directory.path): it ships with Swift 6.1 and later."
-      case .noModules(let from):
-        "No built modules (a `Modules` folder with ManagedObjectCore.swiftmodule) above \(from)."
+      case .noModules(let explanation):
+        explanation
       }
     }
   }
@@ -64,17 +64,15 @@ public enum Toolchain {
     return arguments
   }
 
-  /// The `Modules` folder of the build that made this test binary.
+  /// The folder with the modules of the build that made this test binary, for `-I`: SwiftPM's
+  /// `Modules` folder, or Xcode's `Build/Products/Debug` (``BuiltModules``).
   public static func modulesDirectory() throws -> URL {
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    var directory = executable.deletingLastPathComponent()
-    while directory.path != "/" {
-      let modules = directory.appendingPathComponent("Modules")
-      let core = modules.appendingPathComponent("ManagedObjectCore.swiftmodule")
-      if FileManager.default.fileExists(atPath: core.path) { return modules }
-      directory.deleteLastPathComponent()
+    switch BuiltModules.thisRun {
+    case .found(let folder, _):
+      return URL(fileURLWithPath: folder, isDirectory: true)
+    case .missing:
+      throw Failure.noModules(BuiltModules.thisRun.explanation ?? "No built modules.")
     }
-    throw Failure.noModules(executable.path)
   }
 
   /// What a tool printed, and how it ended.
