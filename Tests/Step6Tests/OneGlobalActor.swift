@@ -114,7 +114,7 @@ struct Step6Benchmarks {
         String(format: "%.3f s", seconds(modelActors))
       ),
       (
-        "speed-up on 2 cores, inserts",
+        "speed-up on \(ProcessInfo.processInfo.activeProcessorCount) cores, inserts",
         String(format: "%.2fx", seconds(global) / seconds(modelActors))
       ),
       ("one global actor, 4 workers × 50 counts", String(format: "%.3f s", seconds(globalReads))),
@@ -123,7 +123,7 @@ struct Step6Benchmarks {
         String(format: "%.3f s", seconds(modelActorReads))
       ),
       (
-        "speed-up on 2 cores, reads",
+        "speed-up on \(ProcessInfo.processInfo.activeProcessorCount) cores, reads",
         String(format: "%.2fx", seconds(globalReads) / seconds(modelActorReads))
       ),
     ] {
