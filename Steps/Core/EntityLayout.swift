@@ -36,9 +36,15 @@ enum PropertyStamp {
   }
 }
 
-/// The stride of a value's dynamic type (an `Any` opens to it): the room its field takes, or,
-/// for a field of existential type, at most the existential's 40 bytes.
+/// The stride of a value's dynamic type (an `Any` opens to it): the room its field takes, unless
+/// the field is of an existential type, whose value's type may be smaller than the field.
 private func stride<Value>(of value: Value) -> Int { MemoryLayout<Value>.stride }
+
+/// An entity with one plain field, which starts where any subclass's fields can start: past
+/// `ManagedObject`'s own.
+private final class FieldsStart: ManagedObject {
+  var first: UInt64 = 0
+}
 
 /// The persistent properties of one entity class, in declaration order (superclass first).
 /// Immutable once made, and shared by every object of the class on every thread. The cache's lock
@@ -86,7 +92,9 @@ final class EntityLayout {
       "Mirror lists no stored properties of \(type(of: prototype)): build with reflection "
         + "metadata (the default; Xcode: SWIFT_REFLECTION_METADATA_LEVEL = all)")
     var wanted: [(name: String, stamp: UInt64, storage: any PropertyStorage.Type)] = []
-    var bound = 16  // the object header
+    // An upper bound of the object's size: its header, and per field at least an existential's
+    // 40 bytes, and room for alignment.
+    var bound = 16
     for field in fields {
       bound += max(stride(of: field.value), 40) + 16
       guard let wrapper = field.value as? any PropertyStorage, let label = field.label else {
@@ -97,30 +105,55 @@ final class EntityLayout {
       wanted.append((name, wrapper.stamp, type(of: wrapper)))
     }
     let offsets = wrapperOffsets(
-      wanted.map { ($0.stamp, $0.storage) }, in: prototype, within: bound)
+      wanted.map { ($0.stamp, $0.storage) }, in: prototype,
+      from: firstSubclassFieldOffset(core: prototype.core), within: bound)
     return zip(wanted, offsets).map { field, offset in
       PropertyLayout(name: field.name, offset: offset, storage: field.storage)
     }
   }
 
+  /// Where a subclass's first field can start: past `ManagedObject`'s own fields. A key path to a
+  /// stored property of a final class projects the property in place, so its address is the
+  /// field's (as in `ManagedObject.property(_:)`).
+  private static func firstSubclassFieldOffset(core: ContextCore) -> Int {
+    let probe = FieldsStart(
+      ObjectRegistration(
+        core: core,
+        id: ManagedObjectID(
+          key: .of(FieldsStart.self, in: core.store.identifier),
+          storage: .temporary(context: core.id, serial: .max)),
+        isInserted: false, layout: EntityLayout([])))
+    let base = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
+    return withUnsafeMutablePointer(to: &probe[keyPath: \FieldsStart.first]) {
+      UnsafeRawPointer($0) - base
+    }
+  }
+
   /// Where each wrapper sits in `object`, found by its stamp, reading the object word by word
-  /// and never past `bound` bytes. Wrappers are given in declaration order, superclass first,
-  /// which is the order the class keeps them in, one after another.
+  /// from `start` (where the subclasses' fields begin) and never past `bound` bytes. Wrappers are
+  /// given in declaration order, superclass first, which is the order the class keeps them in,
+  /// one after another.
   ///
-  /// A stamp can appear twice: bytes a field's value leaves unused (the payload of an optional
-  /// that is nil, an empty `Data`) keep whatever the initializer's scratch space held, which may be
-  /// a copy of a wrapper made earlier. Such a copy lies in a field initialized later, so after
-  /// its wrapper, or in a superclass's field, so before the wrappers the superclass precedes: the
-  /// first copy that starts after the previous wrapper ends is the wrapper itself.
+  /// A stamp can appear more than once: bytes a field's value leaves unused (the payload of an
+  /// optional that is nil, an empty `Data`) keep whatever the initializer's scratch space held,
+  /// which may be a copy of a wrapper made earlier. The fields initialized after a wrapper are
+  /// those declared after it, which lie after it, and those of its superclasses (`super.init`
+  /// comes after a class's own fields), which lie before it: `ManagedObject`'s, skipped by
+  /// starting at `start`, and a superclass's wrappers, before the wrapper that precedes this
+  /// one. So the first copy that starts after the previous wrapper ends is the wrapper itself;
+  /// only a superclass's plain stored property declared after its last wrapper could hold a copy
+  /// that misleads. A wrong guess does not go unnoticed: every property access through a wrapper finds its property by the
+  /// wrapper's address (`ManagedObject.property(_:)`), and stops the program if no property of
+  /// the layout is there.
   private static func wrapperOffsets(
     _ wrappers: [(stamp: UInt64, storage: any PropertyStorage.Type)], in object: ManagedObject,
-    within bound: Int
+    from start: Int, within bound: Int
   ) -> [Int] {
     var offsets: [Int] = []
     withExtendedLifetime(object) {
       let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-      var offset = 0
-      var end = 0  // where the previous wrapper ends
+      var offset = start
+      var end = start  // where the previous wrapper ends
       while offsets.count < wrappers.count, offset + 8 <= bound {
         let wrapper = wrappers[offsets.count]
         let start = offset - wrapper.storage.stampOffset
