@@ -12,6 +12,24 @@ package struct BuildFailure: Equatable, Sendable {
     package let column: Int
     package let message: String
     package let excerpt: [String]
+    /// The macro whose expansion holds the error (`#Predicate`, `#expect`, `@Test`), when the
+    /// compiler found it in the code the macro expands to. `file`, `line` and `column` are then
+    /// where the macro is used, the attendee's line, since the expansion is no file of theirs.
+    package var macro: String? = nil
+    /// The notes printed after the error, each with its own location: where the declaration
+    /// the error is about is, for one.
+    package var notes: [Note] = []
+
+    package var location: String { "\(file):\(line):\(column)" }
+  }
+
+  /// A note the compiler printed after an error, with the excerpt under it.
+  package struct Note: Equatable, Sendable {
+    package let file: String
+    package let line: Int
+    package let column: Int
+    package let message: String
+    package let excerpt: [String]
 
     package var location: String { "\(file):\(line):\(column)" }
   }
@@ -26,26 +44,37 @@ package struct BuildFailure: Equatable, Sendable {
   package init(output: String, root: String) {
     let lines = TestRunOutput.lines(of: output)
     let prefix = root.hasSuffix("/") ? root : root + "/"
+    func relative(_ file: String) -> String {
+      file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
+    }
     var diagnostics: [Diagnostic] = []
     var other: [String] = []
     var index = 0
     while index < lines.count {
       let line = lines[index]
       index += 1
-      guard let parsed = Self.error(in: line) else {
+      guard let error = CompilerOutput.located(line), error.kind == "error",
+        !line.hasPrefix("`- ")
+      else {
         if line.hasPrefix("error: "), !Self.isFollowUp(line) { other.append(line) }
         continue
       }
-      var excerpt: [String] = []
-      while index < lines.count, Self.isExcerpt(lines[index]) {
-        excerpt.append(lines[index])
-        index += 1
+      var diagnostic: Diagnostic
+      if error.isInExpansion {
+        diagnostic = Self.expansionError(error, lines: lines, index: &index)
+      } else {
+        diagnostic = Diagnostic(
+          file: error.file, line: error.line, column: error.column, message: error.message,
+          excerpt: Self.excerpt(lines, &index))
       }
-      let file =
-        parsed.file.hasPrefix(prefix) ? String(parsed.file.dropFirst(prefix.count)) : parsed.file
-      let diagnostic = Diagnostic(
-        file: file, line: parsed.line, column: parsed.column, message: parsed.message,
-        excerpt: excerpt)
+      diagnostic = Diagnostic(
+        file: relative(diagnostic.file), line: diagnostic.line, column: diagnostic.column,
+        message: diagnostic.message, excerpt: diagnostic.excerpt, macro: diagnostic.macro,
+        notes: Self.notes(lines, &index).map {
+          Note(
+            file: relative($0.file), line: $0.line, column: $0.column, message: $0.message,
+            excerpt: $0.excerpt)
+        })
       if !diagnostics.contains(where: {
         $0.location == diagnostic.location && $0.message == diagnostic.message
       }) {
@@ -60,7 +89,7 @@ package struct BuildFailure: Equatable, Sendable {
   /// `Tests/Step2Tests`; for a file elsewhere, the file.
   package var folders: [String] {
     var folders: [String] = []
-    for diagnostic in diagnostics {
+    for diagnostic in diagnostics where !CompilerOutput.isExpansion(diagnostic.file) {
       let parts = diagnostic.file.split(separator: "/")
       let folder =
         parts.count > 2 && ["Steps", "Solutions", "Tests"].contains(String(parts[0]))
@@ -77,69 +106,79 @@ package struct BuildFailure: Equatable, Sendable {
     }
   }
 
-  /// What happened and what to do, for a run of `step`'s checks (nil: every step's), followed
-  /// by the errors.
-  package func explanation(checking step: Step?) -> String {
-    var text: [String] = []
-    let broken = brokenSteps
-    let others = broken.filter { $0.number != step?.number }
-    if let step, broken.contains(step) {
-      text.append("The build failed: your Step \(step.number) does not compile (\(step.starter)).")
-      text.append(
-        "Fix the errors below; swift run workshop hint \(step.number) helps, a level at a time.")
+  /// An error inside a macro's expansion, placed at the line that uses the macro: from the
+  /// excerpt's `in expansion of macro` marker and the `expanded code originates here` note
+  /// (default style), or from the `in expansion of macro` note that follows (LLVM style).
+  private static func expansionError(
+    _ error: CompilerOutput.Located, lines: [String], index: inout Int
+  ) -> Diagnostic {
+    var origin: CompilerOutput.Located?
+    if index < lines.count, lines[index].hasPrefix("`- "),
+      let note = CompilerOutput.located(lines[index]), note.kind == "note"
+    {
+      origin = note
+      index += 1
     }
-    for other in others {
-      text.append(
-        "The build failed in Step \(other.number) (\(other.starter))"
-          + (step.map { ", not in Step \($0.number)" } ?? "") + ".")
-      text.append(
-        "`swift test` builds every step, so a compile error in any step stops every step's run.")
-      text.append(
-        "Fix its errors below, or put Step \(other.number) back to its starter (this discards "
-          + "your changes there):\n    git checkout -- \(other.starter)\n  or: swift run workshop reset \(other.number)"
-      )
+    let excerpt = Self.excerpt(lines, &index)
+    if let origin, !origin.isInExpansion {
+      let site = CompilerOutput.expansionSite(in: excerpt)
+      return Diagnostic(
+        file: origin.file, line: site?.line ?? origin.line, column: site?.column ?? origin.column,
+        message: error.message, excerpt: excerpt,
+        macro: CompilerOutput.macro(ofBuffer: error.file, name: site?.name))
     }
-    let elsewhere = folders.filter { folder in !broken.contains { folder == $0.starter } }
-    if !elsewhere.isEmpty {
-      text.append(
-        "The build failed in \(elsewhere.joined(separator: ", ")), which the steps do not ask you "
-          + "to edit. `git status` shows what changed there, and `git checkout -- <path>` "
-          + "restores it.")
-    }
-    if diagnostics.isEmpty {
-      text.append("The build failed:")
-      text +=
-        otherErrors.isEmpty ? ["(no error line; run `swift build --build-tests`)"] : otherErrors
-    } else {
-      text.append("")
-      for diagnostic in diagnostics {
-        text.append("\(diagnostic.location): error: \(diagnostic.message)")
-        text += diagnostic.excerpt
+    // LLVM style: the expanded line and a caret line, then the note, then the attendee's line
+    // and its caret line.
+    var look = index
+    while look < lines.count, look < index + 8 {
+      let text = lines[look]
+      look += 1
+      guard let note = CompilerOutput.located(text) else { continue }
+      guard note.kind == "note", !note.isInExpansion,
+        note.message.hasPrefix("in expansion of macro '")
+      else { break }
+      let name = CompilerOutput.quoted(note.message).first
+      let shown = lines[look..<min(look + 2, lines.count)].prefix {
+        CompilerOutput.located($0) == nil && !$0.isEmpty
       }
+      index = look + shown.count
+      return Diagnostic(
+        file: note.file, line: note.line, column: note.column, message: error.message,
+        excerpt: Array(shown), macro: CompilerOutput.macro(ofBuffer: error.file, name: name))
     }
-    return text.joined(separator: "\n")
+    return Diagnostic(
+      file: error.file, line: error.line, column: error.column, message: error.message,
+      excerpt: excerpt, macro: CompilerOutput.macro(ofBuffer: error.file, name: nil))
   }
 
-  /// `/path/File.swift:7:19: error: message`.
-  private static func error(
-    in line: String
-  ) -> (file: String, line: Int, column: Int, message: String)? {
-    guard let marker = line.range(of: ": error: ") else { return nil }
-    let location = line[..<marker.lowerBound].split(
-      separator: ":", omittingEmptySubsequences: false)
-    guard location.count >= 3, location[location.count - 3].hasSuffix(".swift"),
-      let row = Int(location[location.count - 2]), let column = Int(location[location.count - 1])
-    else { return nil }
-    return (
-      location.dropLast(2).joined(separator: ":"), row, column,
-      String(line[marker.upperBound...])
-    )
+  /// The excerpt lines from `index` on, which it moves past.
+  private static func excerpt(_ lines: [String], _ index: inout Int) -> [String] {
+    var excerpt: [String] = []
+    while index < lines.count, CompilerOutput.isExcerpt(lines[index]) {
+      excerpt.append(lines[index])
+      index += 1
+    }
+    return excerpt
   }
 
-  /// A line of the source excerpt the compiler prints under an error: `7 | let …`, `  | `- …`.
-  private static func isExcerpt(_ line: String) -> Bool {
-    let head = line.prefix { $0 != "|" }
-    return head.count < line.count && head.allSatisfy { $0 == " " || $0.isNumber }
+  /// The notes that follow an error, each with its excerpt, past the blank lines between them.
+  private static func notes(_ lines: [String], _ index: inout Int) -> [Note] {
+    var notes: [Note] = []
+    var look = index
+    while look < lines.count {
+      if lines[look].isEmpty {
+        look += 1
+        continue
+      }
+      guard let note = CompilerOutput.located(lines[look]), note.kind == "note" else { break }
+      look += 1
+      notes.append(
+        Note(
+          file: note.file, line: note.line, column: note.column, message: note.message,
+          excerpt: excerpt(lines, &look)))
+      index = look
+    }
+    return notes
   }
 
   /// The lines that only repeat that something failed: the compiler's own error says why.

@@ -2,12 +2,13 @@ import Foundation
 
 /// `workshop` with no command: every step's checks on your side, a line per step as it
 /// finishes, and the next step to do.
-enum Overview {
+package enum Overview {
   static func run(in workspace: Workspace) throws -> Int32 {
     let steps = workspace.steps()
     guard !steps.isEmpty else { throw RunnerError("No step folders (Steps/Step<N>-<Name>/).") }
     if let failure = try Checks.build(in: workspace) {
-      Console.say(failure.explanation(checking: nil))
+      Console.say(
+        failure.explanation(checking: nil, steps: steps, changed: workspace.differsFromCommit))
       return 2
     }
     let width = steps.map(\.title.count).max() ?? 0
@@ -18,18 +19,15 @@ enum Overview {
       let run = try Checks.test(
         step, both: false, in: workspace, label: "Step \(step.number)  \(title)  ")
       let elapsed = Checks.seconds(since: started)
-      guard let report = try? StepReport(step: step, run: run) else {
+      guard
+        let report = try? StepReport(
+          step: step, run: run, declared: DeclaredChecks.read(step, in: workspace))
+      else {
         Console.say("no check ran  (\(elapsed))")
         next = next ?? step
         continue
       }
-      var state = report.count(of: "yours")
-      if report.isDone {
-        state += "  ✔ done"
-      } else if !report.ranToTheEnd {
-        state += "  (the run stopped early: `workshop check \(step.number)` says why)"
-      }
-      Console.say("\(state)  (\(elapsed))")
+      Console.say("\(state(of: report))  (\(elapsed))")
       if !report.isDone { next = next ?? step }
     }
     Console.say()
@@ -43,6 +41,17 @@ enum Overview {
     Console.say(advice)
     Console.say("Stuck? swift run workshop hint \(next.number) shows the next hint.")
     return 0
+  }
+
+  /// A step's line, after its title: the count on your side, and done, or why it is not.
+  package static func state(of report: StepReport) -> String {
+    var state = report.count(of: "yours")
+    if report.isDone {
+      state += "  ✔ done"
+    } else if !report.ranToTheEnd {
+      state += "  (the run stopped early: `workshop check \(report.step.number)` says why)"
+    }
+    return state
   }
 
   /// The step's deck, `slides/0N-….md`, if there is one.

@@ -4,11 +4,16 @@ package struct StepReport: Sendable {
   /// The step's results, in the summary's order.
   package let results: [CheckResult]
   package let run: TestRunOutput
+  /// The checks the step declares, read from its sources, so that a run that stopped early
+  /// counts the results it never printed; nil when they could not be read.
+  package let declared: DeclaredChecks?
 
   /// The report of `step` in `run`; an error when no check of the step ran, so that a typo or a
   /// filter that matched nothing never passes for success. `only` is `WORKSHOP_CHECK`, which
   /// limits a run to one check.
-  package init(step: Step, run: TestRunOutput, only: String? = nil) throws(RunnerError) {
+  package init(
+    step: Step, run: TestRunOutput, only: String? = nil, declared: DeclaredChecks? = nil
+  ) throws(RunnerError) {
     let results = run.results(of: step)
     guard !results.isEmpty || !run.finished || !run.stopReasons.isEmpty else {
       var message =
@@ -22,6 +27,7 @@ package struct StepReport: Sendable {
     self.step = step
     self.results = results.sorted(by: CheckResult.inSummaryOrder)
     self.run = run
+    self.declared = declared?.limited(to: only)
   }
 
   /// The results on the attendee's side.
@@ -34,18 +40,50 @@ package struct StepReport: Sendable {
   /// Every check on your side passes (a known gap fails by design), and the run ended normally.
   package var isDone: Bool { ranToTheEnd && !yours.isEmpty && yoursSettled == yours.count }
 
-  /// `9 of 16 checks pass`, with the known gaps when there are some.
+  /// A declared check with results that never came in on a side, because the run stopped.
+  package struct Missing: Equatable, Sendable {
+    package let check: String
+    /// How many of its results on that side (one per subject).
+    package let count: Int
+
+    package init(check: String, count: Int) {
+      self.check = check
+      self.count = count
+    }
+  }
+
+  /// The results `side` is missing because the run stopped first: for each declared check,
+  /// its cases on that side that printed no result. Empty for a run that got to its end, in
+  /// which a check that printed nothing did not run on purpose (`WORKSHOP_CHECK`).
+  package func notRun(on side: String) -> [Missing] {
+    guard !ranToTheEnd, let declared else { return [] }
+    return declared.checks.compactMap { check in
+      let got = results.filter { $0.name == check.name && $0.side == side }.count
+      let missing = declared.cases(of: check, on: side) - got
+      return missing > 0 ? Missing(check: check.name, count: missing) : nil
+    }
+  }
+
+  /// `9 of 16 checks pass`, with the known gaps when there are some, and, for a run that
+  /// stopped early, the checks that did not run: they count, neither as passing nor failing.
   package func count(of side: String) -> String {
     let results = results.filter { $0.side == side }
+    let missing = notRun(on: side).map(\.count).reduce(0, +)
+    let total = results.count + missing
     let passed = results.filter(\.passed).count
     let open = results.filter {
       if case .stretch = $0.note { return !$0.passed }
       return false
     }.count
     let gaps = results.filter { $0.isSettled && !$0.passed }.count - open
-    var text = "\(passed) of \(results.count) check\(results.count == 1 ? "" : "s") pass"
+    var text = "\(passed) of \(total) check\(total == 1 ? "" : "s") pass"
     if gaps > 0 { text += ", \(gaps) known gap\(gaps == 1 ? "" : "s") (fails by design)" }
     if open > 0 { text += ", \(open) stretch task\(open == 1 ? "" : "s") open (optional)" }
+    if missing > 0 {
+      text += ", \(missing) did not run"
+    } else if !ranToTheEnd, declared == nil {
+      text += ", the others did not run"
+    }
     return text
   }
 

@@ -18,7 +18,7 @@ package struct Summary: Sendable {
     if both { lines.append("The solution: \(report.count(of: "solution")).") }
     lines.append("")
     lines += report.results.map(\.text)
-    if !report.ranToTheEnd { lines += [""] + stopped }
+    if !report.ranToTheEnd { lines += (report.results.isEmpty ? [] : [""]) + stopped }
     let failures = report.failures
     if !failures.isEmpty {
       lines += ["", "Failures (\(failures.count)):"]
@@ -40,9 +40,21 @@ package struct Summary: Sendable {
       lines.append("Running, with no result yet, when it stopped:")
       lines += run.unfinishedTests.map { "  \($0)" }
     }
+    let sides = both ? ["yours", "solution"] : ["yours"]
+    var notStarted: [String] = []
+    for missing in sides.flatMap(report.notRun(on:))
+    where !run.unfinishedTests.contains(missing.check) && !notStarted.contains(missing.check) {
+      notStarted.append(missing.check)
+    }
+    if !notStarted.isEmpty {
+      lines.append("Not started when it stopped:")
+      lines += notStarted.map { "  \($0)" }
+    }
     lines.append(
-      "The checks after it did not run. `swift test --filter \(report.step.name)` shows the "
-        + "whole output.")
+      (report.declared == nil
+        ? "The checks after it did not run."
+        : "The checks that did not run count as not run: neither passed nor failed.")
+        + " `swift test --filter \(report.step.name)` shows the whole output.")
     return lines
   }
 

@@ -67,6 +67,16 @@ package struct Workspace: Sendable {
   /// The file or folder at `path`, relative to the root.
   package func url(_ path: String) -> URL { root.appendingPathComponent(path) }
 
+  /// Whether the file or folder at `path` differs from the last commit, untracked files
+  /// included (`git status --porcelain`); nil when git cannot say (no git, or no clone). A
+  /// failed build reads it to tell an edit to a step's checks from one to its starter.
+  package func differsFromCommit(_ path: String) -> Bool? {
+    guard let result = try? Shell.run("git", ["status", "--porcelain", "--", path], in: root),
+      result.status == 0
+    else { return nil }
+    return !result.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+  }
+
   /// The steps, from the folders `Steps/Step<N>-<Name>/`.
   package func steps() -> [Step] {
     Step.all(in: (try? FileManager.default.contentsOfDirectory(atPath: url("Steps").path)) ?? [])

@@ -4,9 +4,19 @@ import workshop
 
 /// Output captured from real runs, in `Fixtures/`: `swift test --filter StepN` with
 /// `WORKSHOP_SIDE=yours` (both sides for `step1-both`), on the untouched starters, on a step whose
-/// solution was copied over its starter (`-solved`), on a starter made to crash, with a filter
-/// that matched nothing, and `swift build --build-tests` with a compile error in Step 2. Most
-/// are trimmed of Swift Testing's `◇ … started.` lines; `step1-yours` and `crash` keep them.
+/// solution was copied over its starter (`-solved`), on a starter made to crash (`crash`: Step 1;
+/// `crash-step3`: a force-unwrap in Step 3's `savedEntities(prefix:)`), with a filter that
+/// matched nothing, and `swift build --build-tests` with a compile error in Step 2. Most are
+/// trimmed of Swift Testing's `◇ … started.` lines; `step1-yours` and the crashes keep them.
+///
+/// The build failures the runner explains beyond their first line, each captured in a scratch
+/// copy whose path is replaced by `capturedRoot`: `api-nonisolated` (Step 3's controller isolated
+/// to `CoreDataActor` and `nonisolated` dropped from its `init`) and `api-renamed` (its
+/// `rename(to:)` renamed), by `swift build --build-tests`, trimmed to the relevant lines; and an
+/// error inside a macro's expansion, from a small package: `macro-predicate` (`swift build`, a
+/// `#Predicate` that compares a class instance), `macro-predicate-llvm` (the same file by
+/// `swiftc -diagnostic-style llvm`) and `macro-expect` (`swiftc`, an `await` inside `#expect` in a
+/// test that is not async).
 enum Fixture {
   static func text(_ name: String) throws -> String {
     try Repository.read("Tests/WorkshopRunnerTests/Fixtures/\(name).txt")
