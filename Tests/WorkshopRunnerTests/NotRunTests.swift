@@ -97,7 +97,7 @@ struct NotRunTests {
   }
 
   @Test("A crash in Step 3, one case a check: the count is of the step's every check")
-  func crashInStep3() throws {
+  func crashWithOneCasePerCheck() throws {
     let declared = try #require(DeclaredChecks.read(Fixture.step3, in: Self.workspace))
     let total = declared.checks.count
     let report = try StepReport(
