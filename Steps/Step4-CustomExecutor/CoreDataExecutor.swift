@@ -1,3 +1,5 @@
+import ManagedObjectCore
+
 /// A serial executor that runs an actor's jobs inside a context's `perform` (the talk's slides
 /// 40–56; SE-0392). Installed as an actor's `unownedExecutor`, it puts every job of the actor
 /// on the context's queue, so code on the actor may use the context and its objects directly.
@@ -25,9 +27,17 @@ nonisolated public final class CoreDataExecutor: SerialExecutor {
 
   // TODO: answer the runtime's two isolation questions, "is the current code isolated to you?",
   // from the context's perform scope, never from the thread: `checkIsolated()` returns when the
-  // answer is yes and stops the program with a message when it is no; with Swift 6.2 and later,
-  // `isIsolatingCurrentContext()` gives the answer as an optional Bool (SE-0471). Then
-  // `CoreDataActor.shared.preconditionIsolated()` holds inside a plain perform block.
-  // TODO: stretch — make the message `checkIsolated()` stops with name the context whose queue
-  // the code should be on (an app may have several), by the name the container gave it.
+  // answer is yes and stops the program with `offTheQueue()` as its message when it is no; with
+  // Swift 6.2 and later, `isIsolatingCurrentContext()` gives the answer as an optional Bool
+  // (SE-0471). Then `CoreDataActor.shared.preconditionIsolated()` holds inside a plain perform
+  // block.
+
+  /// What a crash off the queue says: which context's queue the code should have been on.
+  private func offTheQueue() -> String {
+    // TODO: stretch — make this message name the context whose queue the code should be on (an
+    // app may have several), by the name the container gave it.
+    // The call below tells the checks you have not started: delete it when you do.
+    StretchTask.notStarted()
+    return "Code isolated to this executor must run on its context's queue, inside its perform."
+  }
 }

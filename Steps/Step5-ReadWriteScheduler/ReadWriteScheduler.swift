@@ -58,6 +58,8 @@ nonisolated public final class ReadWriteScheduler: Sendable {
     // TODO: stretch — bound the wait: a caller that has waited `limit` in the queue leaves it and
     // throws SchedulerError.timedOut, as a cancelled caller leaves with CancellationError. One
     // that gets its turn in time runs as any write, and nothing of the wait outlives the call.
-    try await executeWrite(block)
+    // The call below tells the checks you have not started: delete it when you do.
+    StretchTask.notStarted()
+    return try await executeWrite(block)
   }
 }

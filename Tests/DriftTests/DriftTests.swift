@@ -46,6 +46,23 @@ struct DriftTests {
       if starter != solution { differing.append(name) }
       #expect(
         !solution.contains("// TODO:"), "\(pair.solution)/\(name) still has a `// TODO:`")
+      // A stretch stub says that its task is not started (`StretchTask.notStarted()`), so that
+      // the checks can tell an attendee who has not started from one whose answer is wrong.
+      let stretchTasks = starter.components(separatedBy: "// TODO: stretch").count - 1
+      let stubs = starter.components(separatedBy: "StretchTask.notStarted()").count - 1
+      #expect(
+        stubs == stretchTasks,
+        """
+        \(pair.starter)/\(name) has \(stretchTasks) `// TODO: stretch` and \(stubs) \
+        `StretchTask.notStarted()` call(s): the stub of each stretch task calls it once, and \
+        nothing else does.
+        """)
+      #expect(
+        !solution.contains("StretchTask"),
+        """
+        \(pair.solution)/\(name) mentions StretchTask: a solution does its stretch task, and only \
+        a starter's stub says that it is not started.
+        """)
     }
     #expect(!taught.isEmpty, "\(pair.starter) has no `// TODO:`: what does the attendee edit?")
     let differOnlyWhereTaught = taught == differing

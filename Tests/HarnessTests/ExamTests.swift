@@ -1,3 +1,5 @@
+import ManagedObjectCore
+import Synchronization
 import Testing
 import WorkshopSupport
 
@@ -157,21 +159,136 @@ struct ExamTests {
   @Test("a stretch task: required of the starter and the solution in verify mode, optional to you")
   func stretchTask() async {
     let check = Self.check(.stretch)
-    let failing = { expect(false, observed: "not done", lesson: Self.lesson) }
-    // Verify mode: the starter must fail it, as any lesson.
-    let starter = await Self.run(.yours, check, verify: true) { failing() }
+    let notStarted = {
+      StretchTask.notStarted()
+      expect(false, observed: "not done", lesson: Self.lesson)
+    }
+    // Verify mode: the untouched starter must fail it, as any lesson, its stub saying so.
+    let starter = await Self.run(.yours, check, verify: true) { notStarted() }
     #expect(
       starter == ["[StepX] ✘ yours — \(check.name) (expected: the untouched starter fails it)"])
-    // An attendee who has not done it: a known issue, not a failure.
-    let open = await Self.run(.yours, check, verify: false) { failing() }
+    // An attendee who has not started it: a known issue, not a failure.
+    let open = await Self.run(.yours, check, verify: false) { notStarted() }
     #expect(open == ["[StepX] ✘ yours — \(check.name) (stretch task, optional: not done yet)"])
     // An attendee who has: a pass, with no complaint that the known issue was not recorded.
     let done = await Self.run(.yours, check, verify: false) {}
     #expect(done == ["[StepX] ✔ yours — \(check.name)"])
     // The solution's side runs plainly, and must pass.
     await withKnownIssue {
-      _ = await Self.run(.solution, check, verify: true) { failing() }
+      _ = await Self.run(.solution, check, verify: true) {
+        expect(false, observed: "not done", lesson: Self.lesson)
+      }
     }
+  }
+
+  @Test("a stretch task started and wrong fails with its lesson, like any check")
+  func stretchStartedAndWrong() async {
+    let check = Self.check(.stretch)
+    var lines: [String] = []
+    await withKnownIssue {
+      // No stub says "not started": the attendee deleted the call and wrote an answer.
+      lines = await Self.run(.yours, check, verify: false) {
+        expect(false, observed: "a wrong answer", lesson: Self.lesson)
+      }
+    } matching: { issue in
+      Self.comment(of: issue)
+        == "Check: \(check.name)\nObserved: a wrong answer\n\(Self.lesson.text)"
+    }
+    #expect(lines == ["[StepX] ✘ yours — \(check.name)"])
+  }
+
+  @Test("a stretch task started and stuck fails with the lesson for being stuck")
+  func stretchStartedAndStuck() async {
+    let check = Self.check(.stretch)
+    var lines: [String] = []
+    await withKnownIssue {
+      lines = await Self.run(.yours, check, verify: false) {
+        throw TimeoutError(what: "a capped write", timeout: .seconds(5))
+      }
+    } matching: { issue in
+      Self.comment(of: issue)
+        == "Check: \(check.name)\nObserved: a capped write did not finish within 5.0 seconds "
+        + "(a deliberate hang)\nRule: Stuck rule.\nHint: Stuck hint.\nRead: slides/00-introduction.md#setup"
+    }
+    #expect(lines == ["[StepX] ✘ yours — \(check.name)"])
+  }
+
+  @Test("a failure recorded before a stretch stub says not started is a failure")
+  func stretchFailureBeforeTheStub() async {
+    let check = Self.check(.stretch)
+    var lines: [String] = []
+    await withKnownIssue {
+      lines = await Self.run(.yours, check, verify: false) {
+        expect(false, observed: "the setup failed", lesson: Self.lesson)
+        StretchTask.notStarted()
+        expect(false, observed: "not done", lesson: Self.lesson)
+      }
+    } matching: { issue in
+      Self.comment(of: issue).hasPrefix("Check: \(check.name)\nObserved: the setup failed")
+    }
+    #expect(lines == ["[StepX] ✘ yours — \(check.name)"])
+  }
+
+  @Test("a stretch stub heard from a child process, or a task that cannot have started yet")
+  func stretchStubsRelayed() async {
+    let check = Self.check(.stretch)
+    let child =
+      "fatal error: …\nStretchTask.notStarted(): offTheQueue() in Step4/CoreDataExecutor.swift\n"
+    let relayed = await Self.run(.yours, check, verify: false) {
+      StretchStubs.relay(child)
+      expect(false, observed: "not done", lesson: Self.lesson)
+    }
+    #expect(relayed == ["[StepX] ✘ yours — \(check.name) (stretch task, optional: not done yet)"])
+    let blocked = await Self.run(.yours, check, verify: false) {
+      StretchStubs.cannotHaveStarted(because: "the code it builds on is not written yet")
+      expect(false, observed: "not done", lesson: Self.lesson)
+    }
+    #expect(blocked == ["[StepX] ✘ yours — \(check.name) (stretch task, optional: not done yet)"])
+    // Output without the marker relays nothing: the failure stands.
+    await withKnownIssue {
+      let plain = await Self.run(.yours, check, verify: false) {
+        StretchStubs.relay("fatal error: …\n")
+        expect(false, observed: "a wrong message", lesson: Self.lesson)
+      }
+      #expect(plain == ["[StepX] ✘ yours — \(check.name)"])
+    } matching: { issue in
+      Self.comment(of: issue).hasPrefix("Check: \(check.name)\nObserved: a wrong message")
+    }
+  }
+
+  @Test("verify mode: an untouched starter's stretch stub that does not say so is a harness error")
+  func stretchStubMustSaySo() async {
+    let check = Self.check(.stretch)
+    let comments = Mutex<[String]>([])
+    var lines: [String] = []
+    await withKnownIssue {
+      lines = await Self.run(.yours, check, verify: true) {
+        expect(false, observed: "not done", lesson: Self.lesson)
+      }
+    } matching: { issue in
+      comments.withLock { $0.append(Self.comment(of: issue)) }
+      return true
+    }
+    #expect(
+      comments.withLock { $0 }.contains {
+        $0.hasPrefix("Harness: in the stretch check '\(check.name)', no stub of the untouched")
+      })
+    // Its failure is not the expected one: it is the starter's failure to say "not started".
+    #expect(lines == ["[StepX] ✘ yours — \(check.name)"])
+  }
+
+  @Test("a solution that says its stretch task is not started is a harness error")
+  func solutionCallsNoStub() async {
+    let check = Self.check(.stretch)
+    var lines: [String] = []
+    await withKnownIssue {
+      lines = await Self.run(.solution, check, verify: true) { StretchTask.notStarted() }
+    } matching: { issue in
+      Self.comment(of: issue).hasPrefix(
+        "Harness: the solution of StepX calls StretchTask.notStarted() (solutionCallsNoStub() in "
+          + "HarnessTests/ExamTests.swift)")
+    }
+    #expect(lines == ["[StepX] ✔ solution — \(check.name)"])
   }
 }
 

@@ -17,6 +17,8 @@ extension Step1Tests {
 
   /// Each task configures a controller of its own and deletes its entity; afterwards a fresh
   /// context finds no entity, every controller's `name()` is nil and `rename(to:)` does nothing.
+  /// The store is counted before `rename(to:)` runs: its save would write a deletion that
+  /// `delete()` left unsaved.
   @Test(
     "delete() from many concurrent tasks records no violation and empties the store",
     arguments: Subject.all)
@@ -28,6 +30,7 @@ extension Step1Tests {
         try await controllers[index].configure()
         try await controllers[index].delete()
       }
+      let stored = try await subject.storedNames(in: container)
       var named: [String] = []
       var renames: [String] = []
       for controller in controllers {
@@ -40,7 +43,6 @@ extension Step1Tests {
         while: "configure(), delete(), then name() and rename(to:) ran for "
           + "\(controllers.count) controllers in concurrent tasks",
         lesson: Self.deleteLesson)
-      let stored = try await subject.storedNames(in: container)
       expect(
         stored.isEmpty && named.isEmpty && renames.isEmpty,
         observed: "after \(controllers.count) configure() and delete() calls a fresh context "

@@ -51,7 +51,9 @@ extension Step4Tests {
     .stretch)
 
   /// The stretch task: the message a crash off the queue leaves, read from the child's standard
-  /// error. An executor on a context named "ledger", asked off its queue.
+  /// error. An executor on a context named "ledger", asked inside its perform, then off its
+  /// queue. The task builds on `checkIsolated()`: until that returns inside the perform and
+  /// stops the program off the queue, the task cannot have been started.
   @Test(
     "checkIsolated() stops with a message that names the context it expects",
     arguments: Subject.all)
@@ -64,18 +66,39 @@ extension Step4Tests {
         read: "stretch-task")
       let result = await #expect(
         processExitsWith: .failure, observing: [\.standardErrorContent],
-        "checkIsolated() off the context's queue must stop the program"
+        "the child process ends with a failure, whatever checkIsolated() does"
       ) { [side = subject.side as ExamSide] in
-        ExecutorProbe.checkIsolatedOffTheLedger(side)
+        await ExecutorProbe.checkIsolatedOnAndOffTheLedger(side)
       }
       let said = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-      let lastLines = said.split(separator: "\n").filter {
+      // The stub of `offTheQueue()` ran in the child: it says so there.
+      StretchStubs.relay(said)
+      // What the child said once checkIsolated() had returned inside the perform: the crash
+      // off the queue, whose message the task is about.
+      let offTheQueue = said.range(of: ExecutorProbe.returnedInside).map {
+        String(said[$0.upperBound...])
+      }
+      let inside = offTheQueue != nil
+      let outside = said.contains(ExecutorProbe.returnedOutside)
+      if !inside || outside {
+        StretchStubs.cannotHaveStarted(
+          because: "checkIsolated() is not written yet: the stretch task builds on it")
+      }
+      let lastLines = (offTheQueue ?? said).split(separator: "\n").filter {
         $0.contains("error:") || $0.contains("failed:")
       }.suffix(2).joined(separator: "\n  ")
       expect(
-        said.contains("'ledger'"),
-        observed:
-          "checkIsolated() off the queue of the context named 'ledger' stopped with:\n  \(lastLines)",
+        inside && !outside && offTheQueue?.contains("'ledger'") == true,
+        observed: !inside
+          ? "checkIsolated() stopped the program inside the perform of the context named "
+            + "'ledger', so the stretch task cannot be judged yet (the check 'checkIsolated() "
+            + "stops the program off the context's queue, and only there' says why):\n  \(lastLines)"
+          : outside
+            ? "checkIsolated() returned off the queue of the context named 'ledger': there is no "
+              + "message to read yet (the check 'checkIsolated() stops the program off the "
+              + "context's queue, and only there' says why)"
+            : "checkIsolated() off the queue of the context named 'ledger' stopped with:\n  "
+              + lastLines,
         lesson: lesson)
     }
   }
@@ -83,15 +106,37 @@ extension Step4Tests {
 
 /// The bodies of the exit tests: each asks a side's executor directly, in a child process.
 enum ExecutorProbe {
-  /// An executor on a context named "ledger", asked off its queue.
-  static func checkIsolatedOffTheLedger(_ side: ExamSide) {
+  /// What the child prints when `checkIsolated()` returns inside the context's perform.
+  static let returnedInside = "checkIsolated() returned inside the ledger's perform"
+  /// What the child prints when `checkIsolated()` returns off the context's queue.
+  static let returnedOutside = "checkIsolated() returned off the ledger's queue"
+
+  /// An executor on a context named "ledger", asked inside its perform (where it must return),
+  /// then off its queue (where it must stop the program, with the message the check reads). The
+  /// child always ends with a failure, so that the check can read what happened.
+  static func checkIsolatedOnAndOffTheLedger(_ side: ExamSide) async {
+    let container: any LedgerContainer
+    let check: @Sendable () -> Void
     switch side {
     case .yours:
-      Step4.CoreDataExecutor(container: Step4.ContextContainer(name: "ledger")).checkIsolated()
+      let ledger = Step4.ContextContainer(name: "ledger")
+      let executor = Step4.CoreDataExecutor(container: ledger)
+      (container, check) = (ledger, { executor.checkIsolated() })
     case .solution:
-      Step4Solution.CoreDataExecutor(container: Step4Solution.ContextContainer(name: "ledger"))
-        .checkIsolated()
+      let ledger = Step4Solution.ContextContainer(name: "ledger")
+      let executor = Step4Solution.CoreDataExecutor(container: ledger)
+      (container, check) = (ledger, { executor.checkIsolated() })
     }
+    await withCheckedContinuation { continuation in
+      container.perform {
+        check()
+        continuation.resume()
+      }
+    }
+    FileHandle.standardError.write(Data("\(returnedInside)\n".utf8))
+    StretchStubs.reported { check() }
+    FileHandle.standardError.write(Data("\(returnedOutside)\n".utf8))
+    exit(EXIT_FAILURE)
   }
 
   static func checkIsolatedOutside(_ side: ExamSide) {
@@ -107,3 +152,11 @@ enum ExecutorProbe {
       solution: { Step4Solution.CoreDataExecutor.shared.checkIsolated() })
   }
 }
+
+/// Both sides' `ContextContainer`, for the exit tests.
+protocol LedgerContainer: Sendable {
+  func perform(_ block: @escaping @Sendable () -> Void)
+}
+
+extension Step4.ContextContainer: LedgerContainer {}
+extension Step4Solution.ContextContainer: LedgerContainer {}

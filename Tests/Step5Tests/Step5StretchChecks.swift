@@ -35,15 +35,20 @@ extension Step5Tests {
       let settled = await eventually(within: .seconds(5)) { !outcome.all.isEmpty }
       let left = scheduler.waitingCount
       try await holder.release()
-      await timed.value
+      // Bounded too: a caller that nobody resumes never returns, even once the slot is free.
+      let returned = try await finishes(within: .seconds(5), "the write with a 100 ms limit") {
+        await timed.value
+      }
+      if !returned { timed.cancel() }
       // The caller that gave up held no slot: the next write gets its turn.
       let next = try await scheduler.write { _ in "next" }
       expect(
-        inTime == "in time" && settled && outcome.all == ["timed out"] && left == 0
+        inTime == "in time" && settled && returned && outcome.all == ["timed out"] && left == 0
           && next == "next",
         observed: "a write with a 100 ms limit, behind a write that held the slot: "
           + (settled ? outcome.all.joined(separator: ", ") : "still waiting after 5 s")
-          + "; \(left) caller(s) still queued then",
+          + "; \(left) caller(s) still queued then"
+          + (returned ? "" : "; the write had not returned 5 s after the slot was free"),
         lesson: Self.step.lesson(
           rule: "A caller that has waited its limit gives up as a cancelled caller does: it "
             + "leaves the queue at once, with its own error, and holds no slot; one that gets "

@@ -28,7 +28,9 @@ import WorkshopEnvironment
 //    it, and a starter that was solved by accident turns the run red with "Known issue was not
 //    recorded". The solution always runs plainly. Without the variable both run plainly, which
 //    is what attendees see. A `.knownGap` check fails on both sides by design (a step's
-//    technique that a later step completes) and always runs as a strict known issue.
+//    technique that a later step completes) and always runs as a strict known issue. A
+//    `.stretch` check is the starter's failure in verify mode too; for an attendee it is
+//    optional while the task is not started, and judged like any check once it is (below).
 // 3. Report with the teaching helpers (`expectNoViolations`, `expect(_:observed:lesson:)`), never
 //    with a bare `#expect` whose message says only "false": an attendee must read what was
 //    observed, the rule, a hint, and which slide to open.
@@ -38,6 +40,13 @@ import WorkshopEnvironment
 // 5. Never wait unboundedly: use `withTimeout`, `Gate` and `Barrier`. Every check is guarded by
 //    the watchdog, which ends a deadlocked run with a message naming the step and the likely
 //    cause, because a blocked thread cannot be cancelled.
+// 6. A stretch task's stub in the starter calls `StretchTask.notStarted()` (in the core), and
+//    nothing else does: the attendee deletes the call to start. While a check runs, `exam`
+//    listens to those calls. On your side an issue recorded after a stub said "not started" is
+//    a known issue, and the scoreboard line ends `(stretch task, optional: not done yet)`; an
+//    issue recorded before, or with no stub saying so, is a failure with its lesson, like any
+//    check's. So call the stub before anything can fail. In verify mode the untouched starter's
+//    stub must say so, before any issue, and a solution must never call it.
 
 /// Which implementation a check runs against.
 public enum ExamSide: String, Sendable, CaseIterable, Codable {
@@ -68,9 +77,12 @@ public enum StarterOutcome: Equatable, Sendable {
   /// closes. It runs as a strict known issue on both sides, always, so that the output shows
   /// the gap and a run in which it does not show fails.
   case knownGap(String)
-  /// A stretch task for those who finish early: the starter fails it, like `.failsOnStarter`.
-  /// For an attendee it is optional: while it fails, it shows as a known issue ("stretch task,
-  /// optional"), so that it never blocks the step; once solved, it passes like any check.
+  /// A stretch task for those who finish early: the starter fails it, like `.failsOnStarter`,
+  /// and its stub says that the task is not started (`StretchTask.notStarted()`). For an
+  /// attendee it is optional while the stub says so: a failure then shows as a known issue
+  /// ("stretch task, optional: not done yet"), so that it never blocks the step. Once the
+  /// attendee has deleted that call, the check judges the answer like any other: solved, it
+  /// passes; wrong, it fails with its lesson.
   case stretch
 }
 
@@ -151,7 +163,7 @@ final class ExamScore: Sendable {
 }
 
 /// Runs `body`, one side of `check`, under the watchdog; in verify mode, the starter's side of a
-/// `.failsOnStarter` check must record an issue.
+/// `.failsOnStarter` or `.stretch` check must record an issue.
 ///
 /// Afterwards it prints one scoreboard line, so that both sides' results stand next to each
 /// other in the output: `[Step1] ✔ solution · class — configure() …`.
@@ -196,52 +208,139 @@ package func runExam(
     after: check.watchdogTimeout)
   defer { Watchdog.shared.disarm(watch) }
   let score = ExamScore(check: check.name)
+  // A stretch task's stub says "not started" by calling `StretchTask.notStarted()`; the observer
+  // sees the calls made while this check runs, and only those.
+  let stubs = StretchTask.Observer()
+  let stretch = check.starter == .stretch
+  let verdict = StretchVerdict(stubs)
   let knownIssue: String? =
     switch check.starter {
     case .failsOnStarter where verify && side == .yours, .stretch where verify && side == .yours:
       "the untouched starter of \(check.step) must fail '\(check.name)'"
     case .knownGap(let reason): reason
-    case .stretch where side == .yours: stretchNote
+    case .stretch where side == .yours: notStartedNote
     default: nil
     }
-  // An attendee's stretch task may fail (not done yet) or pass (done): both are fine.
-  let optional = !verify && side == .yours && check.starter == .stretch
+  // A stretch check on your side counts as a known issue only while its stub says it has not
+  // been started: a failure recorded before that, or without it, is a failure like any other.
+  let judged = stretch && side == .yours
+  // An attendee's stretch task may fail while it is not started, or pass (done): both are fine.
+  let intermittent = !verify && side == .yours && stretch
   await ExamScore.$current.withValue(score) {
-    if let knownIssue {
-      await withKnownIssue(
-        Comment(rawValue: knownIssue),
-        isIntermittent: optional, isolation: isolation, sourceLocation: sourceLocation
-      ) {
-        do {
-          try await body()
-        } catch {
-          score.recordFailure()
-          throw error
+    await StretchTask.$observer.withValue(stubs) {
+      if let knownIssue {
+        await withKnownIssue(
+          Comment(rawValue: knownIssue), isIntermittent: intermittent, isolation: isolation,
+          sourceLocation: sourceLocation
+        ) {
+          await runBody(
+            check, score: score, isolation: isolation, sourceLocation: sourceLocation, body)
+        } matching: { _ in
+          !judged || verdict.matches()
         }
-      }
-    } else {
-      do {
-        try await body()
-      } catch let timeout as TimeoutError where check.whenStuck != nil {
-        score.recordFailure()
-        Issue.record(
-          Comment(
-            rawValue: "Check: \(check.name)\nObserved: \(timeout) (\(check.likelyCauseOfHang))\n"
-              + check.whenStuck!.text), sourceLocation: sourceLocation)
-      } catch {
-        score.recordFailure()
-        Issue.record(
-          Comment(rawValue: "Check: \(check.name)\n\(error)"), sourceLocation: sourceLocation)
+      } else {
+        await runBody(
+          check, score: score, isolation: isolation, sourceLocation: sourceLocation, body)
       }
     }
   }
+  // Your side of a stretch check: not started (optional) when a stub said so before any issue;
+  // a failure like any other when an issue came first, or no stub said it.
+  let notStarted = judged && !stubs.calls.isEmpty && !verdict.hasFailures
+  checkTheStubs(
+    check, side: side, verify: verify, stubs: stubs, verdict: verdict,
+    sourceLocation: sourceLocation)
   report(
     scoreboardLine(
-      check, label: label, failed: score.failed, expected: knownIssue != nil, optional: optional))
+      check, label: label, failed: score.failed,
+      expected: knownIssue != nil && !(judged && verdict.hasFailures),
+      optional: !verify && notStarted))
 }
 
-/// What an attendee's unsolved stretch task says, as a known issue and on the scoreboard.
+/// Runs a check's body, and records what it throws as a failure of the check: a bounded wait
+/// that ran out with the check's lesson for being stuck, any other error as it is.
+private func runBody(
+  _ check: ExamCheck, score: ExamScore, isolation: isolated (any Actor)?,
+  sourceLocation: SourceLocation, _ body: () async throws -> Void
+) async {
+  do {
+    try await body()
+  } catch let timeout as TimeoutError where check.whenStuck != nil {
+    score.recordFailure()
+    Issue.record(
+      Comment(
+        rawValue: "Check: \(check.name)\nObserved: \(timeout) (\(check.likelyCauseOfHang))\n"
+          + check.whenStuck!.text), sourceLocation: sourceLocation)
+  } catch {
+    score.recordFailure()
+    Issue.record(
+      Comment(rawValue: "Check: \(check.name)\n\(error)"), sourceLocation: sourceLocation)
+  }
+}
+
+/// Whether a stretch check's issues are "not started" (known) or failures: an issue is known
+/// once the stub has said so, and a failure when it comes first, or without it.
+private final class StretchVerdict: Sendable {
+  private let stubs: StretchTask.Observer
+  private let failures = Mutex(0)
+
+  init(_ stubs: StretchTask.Observer) {
+    self.stubs = stubs
+  }
+
+  /// Whether the issue being recorded now is known: true once a stub has said "not started".
+  func matches() -> Bool {
+    if !stubs.calls.isEmpty { return true }
+    failures.withLock { $0 += 1 }
+    return false
+  }
+
+  /// True when an issue was recorded as a failure: before a stub said "not started", or with
+  /// no stub saying it.
+  var hasFailures: Bool { failures.withLock { $0 > 0 } }
+}
+
+/// The harness's own rules for the stubs: only a starter's stretch stub says "not started", and
+/// the untouched starter's does, before anything fails, so that an attendee who has not started
+/// sees an optional task and not a failure.
+private func checkTheStubs(
+  _ check: ExamCheck, side: ExamSide, verify: Bool, stubs: StretchTask.Observer,
+  verdict: StretchVerdict, sourceLocation: SourceLocation
+) {
+  let calls = stubs.calls
+  if side == .solution, let call = calls.first {
+    Issue.record(
+      Comment(
+        rawValue: "Harness: the solution of \(check.step) calls StretchTask.notStarted() (\(call)) "
+          + "in '\(check.name)'. Only a starter's stretch stub may: the solutions do the task."),
+      sourceLocation: sourceLocation)
+  }
+  guard verify, side == .yours, check.starter == .stretch else { return }
+  if calls.isEmpty {
+    Issue.record(
+      Comment(
+        rawValue: "Harness: in the stretch check '\(check.name)', no stub of the untouched "
+          + "starter of \(check.step) called StretchTask.notStarted(): an attendee who has not "
+          + "started the task would see a failure, not an optional task. Make the stub that this "
+          + "check calls say so, first thing."), sourceLocation: sourceLocation)
+  } else if verdict.hasFailures {
+    Issue.record(
+      Comment(
+        rawValue: "Harness: in '\(check.name)', the untouched starter of \(check.step) recorded "
+          + "an issue before its stub called StretchTask.notStarted() (\(calls[0])): an attendee "
+          + "who has not started the task would see that failure. Let the check call the stub "
+          + "before it records anything."), sourceLocation: sourceLocation)
+  }
+}
+
+/// What an attendee's unsolved stretch task says on the scoreboard. The runner reads it.
 package let stretchNote = "stretch task, optional: not done yet"
+
+/// What the known issue of a stretch task that has not been started says.
+package let notStartedNote =
+  "\(stretchNote). Not started: StretchTask.notStarted() was called while it ran. The task's "
+  + "stub calls it; delete that call when you start, and from then on this check judges your "
+  + "answer: a wrong one fails."
 
 /// The scoreboard line for one side of a check: `[Step1] ✔ solution · class — configure() …`,
 /// with a note when the failure was expected, or is an attendee's stretch task not done yet.
