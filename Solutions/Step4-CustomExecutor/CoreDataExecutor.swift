@@ -1,5 +1,3 @@
-import ManagedObjectCore
-
 /// A serial executor that runs an actor's jobs inside a context's `perform` (the talk's slides
 /// 40–56; SE-0392). Installed as an actor's `unownedExecutor`, it puts every job of the actor
 /// on the context's queue, so code on the actor may use the context and its objects directly.
