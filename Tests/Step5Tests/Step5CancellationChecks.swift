@@ -7,11 +7,12 @@ import WorkshopSupport
 /// queue, and a waiter resumed twice, which would end the process (so it runs in a child).
 extension Step5Tests {
   static let cancelledBeforeCheck = step.check(
-    "a caller cancelled before it asks does not wait for a slot", .failsOnStarter)
+    "a caller cancelled before it asks throws at once, slot free or not", .failsOnStarter)
 
   /// `withTaskCancellationHandler` runs `onCancel` at once for a task that is already cancelled,
   /// before the waiter is in the queue: only a look at `Task.isCancelled` when joining sees it.
-  @Test("a caller cancelled before it asks does not wait for a slot", arguments: Subject.all)
+  @Test(
+    "a caller cancelled before it asks throws at once, slot free or not", arguments: Subject.all)
   func cancelledBeforeAsking(_ subject: Subject) async {
     await exam(subject.side, Self.cancelledBeforeCheck) {
       try await Self.inChildProcess(.cancelledBeforeJoining, subject)
@@ -19,8 +20,19 @@ extension Step5Tests {
   }
 
   /// Runs in a child process: a wrong answer may resume a waiter twice, which ends the process.
+  /// The caller is cancelled before it asks twice: with the slot free, then with it taken. Both
+  /// times it must throw, so that whether a cancelled caller's block runs never depends on who
+  /// else holds the slot.
   static func cancelledBeforeJoining(_ subject: Subject) async throws {
     let (_, scheduler) = try await Self.setUp(subject)
+    let free = Task {
+      _ = await eventually(within: .seconds(5)) { Task.isCancelled }
+      return try await scheduler.write { _ in "ran" }
+    }
+    free.cancel()
+    let freeOutcome = try? await withTimeout(.seconds(5), "the caller cancelled before asking") {
+      await free.result
+    }
     let holder = await SlotHolder.take(scheduler)
     defer { holder.letGo() }
     let late = Task {
@@ -34,24 +46,32 @@ extension Step5Tests {
     let left = scheduler.waitingCount
     try await holder.release()
     _ = await late.result
-    let refused: Bool
-    if case .failure(let error) = outcome {
-      refused = error is CancellationError
-    } else {
-      refused = false
-    }
+    let lesson = Self.step.lesson(
+      rule: "A caller that is already cancelled when it asks throws CancellationError at once and "
+        + "never runs its block, whether the slot is free or taken: otherwise whether a cancelled "
+        + "write happens depends on who else holds the slot. It must not join the queue either: "
+        + "the cancellation handler ran before it was queued, so it cannot take it out.",
+      hint: "Under the lock that starts or queues the caller, look at `Task.isCancelled` first.",
+      read: "the-foil")
     expect(
-      refused && left == 0,
+      Self.isCancellation(freeOutcome),
+      observed: freeOutcome == nil
+        ? "a caller cancelled before it asked, with the slot free, did not finish within 5 s"
+        : "a caller cancelled before it asked, with the slot free, got \(freeOutcome!)",
+      lesson: lesson)
+    expect(
+      Self.isCancellation(outcome) && left == 0,
       observed: outcome == nil
         ? "a caller that was cancelled before it asked waited for the slot all the same"
         : "a caller cancelled before it asked got \(outcome!) while the slot was taken; "
           + "\(left) caller(s) queued",
-      lesson: Self.step.lesson(
-        rule: "A caller that is already cancelled when it asks must not join the queue: it throws "
-          + "CancellationError at once. The cancellation handler ran before it was queued, so "
-          + "it cannot take it out.",
-        hint: "Under the lock that queues the waiter, look at `Task.isCancelled` first.",
-        read: "the-foil"))
+      lesson: lesson)
+  }
+
+  /// True when a call ended by throwing `CancellationError`.
+  private static func isCancellation(_ outcome: Result<String, any Error>?) -> Bool {
+    if case .failure(let error) = outcome { return error is CancellationError }
+    return false
   }
 
   static let resumedOnceCheck = step.check(
