@@ -25,24 +25,10 @@ extension Step5Tests {
   /// else holds the slot.
   static func cancelledBeforeJoining(_ subject: Subject) async throws {
     let (_, scheduler) = try await Self.setUp(subject)
-    let free = Task {
-      _ = await eventually(within: .seconds(5)) { Task.isCancelled }
-      return try await scheduler.write { _ in "ran" }
-    }
-    free.cancel()
-    let freeOutcome = try? await withTimeout(.seconds(5), "the caller cancelled before asking") {
-      await free.result
-    }
+    let (_, freeOutcome) = await writeCancelledBeforeAsking(on: scheduler)
     let holder = await SlotHolder.take(scheduler)
     defer { holder.letGo() }
-    let late = Task {
-      _ = await eventually(within: .seconds(5)) { Task.isCancelled }
-      return try await scheduler.write { _ in "ran" }
-    }
-    late.cancel()
-    let outcome = try? await withTimeout(.seconds(5), "the caller cancelled before asking") {
-      await late.result
-    }
+    let (late, outcome) = await writeCancelledBeforeAsking(on: scheduler)
     let left = scheduler.waitingCount
     try await holder.release()
     _ = await late.result
@@ -66,6 +52,22 @@ extension Step5Tests {
         : "a caller cancelled before it asked got \(outcome!) while the slot was taken; "
           + "\(left) caller(s) queued",
       lesson: lesson)
+  }
+
+  /// A write whose task is cancelled before it asks, and how it ended within 5 s (nil: it did
+  /// not). The task is returned so that the caller can wait for it after releasing the slot.
+  private static func writeCancelledBeforeAsking(
+    on scheduler: any Scheduler
+  ) async -> (Task<String, any Error>, Result<String, any Error>?) {
+    let caller = Task {
+      _ = await eventually(within: .seconds(5)) { Task.isCancelled }
+      return try await scheduler.write { _ in "ran" }
+    }
+    caller.cancel()
+    let outcome = try? await withTimeout(.seconds(5), "the caller cancelled before asking") {
+      await caller.result
+    }
+    return (caller, outcome)
   }
 
   /// True when a call ended by throwing `CancellationError`.
