@@ -332,9 +332,11 @@ def negations(source, every, mine, add, replaced):
             if re.match(r"(let|var|case)\b", clause):
                 continue
             negated = f"!{clause}" if re.fullmatch(r"[\w.]+", clause) else f"!({clause})"
-            lead = line[start:end][: len(line[start:end]) - len(line[start:end].lstrip())]
+            span = line[start:end]
+            lead = span[: len(span) - len(span.lstrip())]
+            trail = span[len(span.rstrip()):]
             add("negate", statement, i,
-                replaced(i, i, [line[:start] + lead + negated + line[end:]]))
+                replaced(i, i, [line[:start] + lead + negated + trail + line[end:]]))
 
 
 def condition_end(bare, start):
