@@ -115,7 +115,7 @@ enum ExecutorProbe {
   /// then off its queue (where it must stop the program, with the message the check reads). The
   /// child always ends with a failure, so that the check can read what happened.
   static func checkIsolatedOnAndOffTheLedger(_ side: ExamSide) async {
-    let container: any LedgerContainer
+    let container: any SideContainer
     let check: @Sendable () -> Void
     switch side {
     case .yours:
@@ -152,11 +152,3 @@ enum ExecutorProbe {
       solution: { Step4Solution.CoreDataExecutor.shared.checkIsolated() })
   }
 }
-
-/// Both sides' `ContextContainer`, for the exit tests.
-protocol LedgerContainer: Sendable {
-  func perform(_ block: @escaping @Sendable () -> Void)
-}
-
-extension Step4.ContextContainer: LedgerContainer {}
-extension Step4Solution.ContextContainer: LedgerContainer {}
