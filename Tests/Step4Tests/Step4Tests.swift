@@ -207,51 +207,6 @@ struct Step4Tests {
       lesson: Self.deadlockLesson)
   }
 
-  static let isolationCheck = step.check(
-    "the executor's isolation checks agree with the context's queue", .failsOnStarter)
-
-  @Test(
-    "the executor's isolation checks agree with the context's queue",
-    arguments: Subject.all)
-  func isolationChecksAgreeWithTheQueue(_ subject: Subject) async {
-    await exam(subject.side, Self.isolationCheck) {
-      let lesson = Self.step.lesson(
-        rule: "The runtime asks an executor whether the current code is isolated to it "
-          + "(isIsolatingCurrentContext, checkIsolated) when it cannot tell by itself: inside a "
-          + "plain perform block, the answer is yes.",
-        hint: "Ask the container whether the current code is inside the context's perform: the "
-          + "perform scope, not the thread, is the answer to both questions.",
-        read: "isolation-checks")
-      let answers = await subject.isolationAnswers()
-      expect(
-        answers.inside == true && answers.outside == false,
-        observed: "isIsolatingCurrentContext() answered \(String(describing: answers.inside)) "
-          + "inside the context's perform and \(String(describing: answers.outside)) outside",
-        lesson: lesson)
-      let side = subject.side
-      let insideStatus = await #expect(
-        processExitsWith: .success,
-        "CoreDataActor.shared.preconditionIsolated() must hold inside a plain perform block"
-      ) { [side = side as ExamSide] in
-        await IsolationProbe.preconditionInsidePerform(side)
-      }
-      expect(
-        insideStatus != nil,
-        observed: "preconditionIsolated() stopped the program inside the context's perform",
-        lesson: lesson)
-      let outsideStatus = await #expect(
-        processExitsWith: .failure,
-        "CoreDataActor.shared.preconditionIsolated() must stop the program off the queue"
-      ) { [side = side as ExamSide] in
-        IsolationProbe.preconditionOutside(side)
-      }
-      expect(
-        outsideStatus != nil,
-        observed: "preconditionIsolated() let code off the context's queue through",
-        lesson: lesson)
-    }
-  }
-
   static let controllerCheck = step.check(
     "the controller keeps its managed object safely, under concurrent renames", .failsOnStarter)
 
@@ -288,42 +243,5 @@ struct Step4Tests {
       kept.map { names.contains($0) } == true && stored == [kept ?? ""],
       observed: "the controller holds \(String(describing: kept)), the store \(stored)",
       lesson: Self.lesson)
-  }
-}
-
-/// The bodies of the exit tests: they run in a child process, which may crash.
-enum IsolationProbe {
-  /// Runs the side's `body` inside a plain perform block of that side's shared context.
-  static func insidePerform(
-    _ side: ExamSide, yours: @escaping @Sendable () -> Void,
-    solution: @escaping @Sendable () -> Void
-  ) async {
-    await withCheckedContinuation { continuation in
-      switch side {
-      case .yours:
-        Step4.ContextContainer.shared.perform {
-          yours()
-          continuation.resume()
-        }
-      case .solution:
-        Step4Solution.ContextContainer.shared.perform {
-          solution()
-          continuation.resume()
-        }
-      }
-    }
-  }
-
-  static func preconditionInsidePerform(_ side: ExamSide) async {
-    await insidePerform(
-      side, yours: { Step4.CoreDataActor.shared.preconditionIsolated() },
-      solution: { Step4Solution.CoreDataActor.shared.preconditionIsolated() })
-  }
-
-  static func preconditionOutside(_ side: ExamSide) {
-    switch side {
-    case .yours: Step4.CoreDataActor.shared.preconditionIsolated()
-    case .solution: Step4Solution.CoreDataActor.shared.preconditionIsolated()
-    }
   }
 }
