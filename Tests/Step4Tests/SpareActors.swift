@@ -41,24 +41,29 @@ extension Step4Solution.ContextContainer: SideContainer {}
 /// An actor whose executor is of the side's type, and the context that executor runs on.
 struct ActorAndContext: Sendable {
   let actor: any Actor
+  let executor: any SerialExecutor
   let container: any SideContainer
   /// Starts a task on `actor`: its executor's `enqueue` has run when this returns.
   let startTask: @Sendable (@escaping @Sendable () -> Void) -> Void
 
   static let yourSpare = ActorAndContext(
-    actor: YourSpareActor.shared, container: YourSpareActor.container,
+    actor: YourSpareActor.shared, executor: YourSpareActor.executor,
+    container: YourSpareActor.container,
     startTask: { body in Task { @YourSpareActor in body() } })
 
   static let solutionSpare = ActorAndContext(
-    actor: SolutionSpareActor.shared, container: SolutionSpareActor.container,
+    actor: SolutionSpareActor.shared, executor: SolutionSpareActor.executor,
+    container: SolutionSpareActor.container,
     startTask: { body in Task { @SolutionSpareActor in body() } })
 
   static let yourCoreDataActor = ActorAndContext(
-    actor: Step4.CoreDataActor.shared, container: Step4.ContextContainer.shared,
+    actor: Step4.CoreDataActor.shared, executor: Step4.CoreDataExecutor.shared,
+    container: Step4.ContextContainer.shared,
     startTask: { body in Task { @Step4.CoreDataActor in body() } })
 
   static let solutionCoreDataActor = ActorAndContext(
-    actor: Step4Solution.CoreDataActor.shared, container: Step4Solution.ContextContainer.shared,
+    actor: Step4Solution.CoreDataActor.shared, executor: Step4Solution.CoreDataExecutor.shared,
+    container: Step4Solution.ContextContainer.shared,
     startTask: { body in Task { @Step4Solution.CoreDataActor in body() } })
 }
 

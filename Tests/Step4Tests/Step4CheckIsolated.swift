@@ -41,6 +41,29 @@ extension Step4Tests {
         returned != nil,
         observed: "checkIsolated() stopped the program inside the context's perform",
         lesson: lesson)
+      // An executor on a context of its own, asked in its own perform and in the shared one's.
+      let ownReturned = await #expect(
+        processExitsWith: .success,
+        "checkIsolated() of an executor on a context of its own must return in its perform"
+      ) { [side = subject.side as ExamSide] in
+        await ExecutorProbe.spareCheckIsolated(side, inItsOwnPerform: true)
+      }
+      expect(
+        ownReturned != nil,
+        observed: "checkIsolated() of an executor on a context of its own stopped the program "
+          + "inside that context's perform",
+        lesson: lesson)
+      let elsewhereStopped = await #expect(
+        processExitsWith: .failure,
+        "checkIsolated() of an executor must stop the program in another context's perform"
+      ) { [side = subject.side as ExamSide] in
+        await ExecutorProbe.spareCheckIsolated(side, inItsOwnPerform: false)
+      }
+      expect(
+        elsewhereStopped != nil,
+        observed: "checkIsolated() of an executor on a context of its own returned inside "
+          + "another context's perform",
+        lesson: lesson)
     }
   }
 }
@@ -137,6 +160,21 @@ enum ExecutorProbe {
     StretchStubs.reported { check() }
     FileHandle.standardError.write(Data("\(returnedOutside)\n".utf8))
     exit(EXIT_FAILURE)
+  }
+
+  /// The spare executor's `checkIsolated()`, inside its own context's perform or the shared
+  /// context's.
+  static func spareCheckIsolated(_ side: ExamSide, inItsOwnPerform: Bool) async {
+    let (spare, shared): (ActorAndContext, ActorAndContext) =
+      side == .yours ? (.yourSpare, .yourCoreDataActor) : (.solutionSpare, .solutionCoreDataActor)
+    let place = inItsOwnPerform ? spare.container : shared.container
+    let executor = spare.executor
+    await withCheckedContinuation { continuation in
+      place.perform {
+        executor.checkIsolated()
+        continuation.resume()
+      }
+    }
   }
 
   static func checkIsolatedOutside(_ side: ExamSide) {

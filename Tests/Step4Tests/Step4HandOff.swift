@@ -34,6 +34,12 @@ extension Step4Tests {
     let (round, held) = try await withTimeout(.seconds(30), "jobs handed over") {
       let round = try await offThePool { try HandOffProbe.firstRoundNotHandedOver(spare, rounds) }
       guard round == nil else { return (round, false) }
+      let onItsQueue = await isOnQueue(on: spare.actor) { spare.container.isOnContextQueue }
+      try require(
+        onItsQueue,
+        observed: "a job of an actor whose executor is a CoreDataExecutor on a context of its own "
+          + "ran off that context's queue: enqueue handed it to another context's perform",
+        lesson: Self.handOffLesson)
       let whileHeld = try await HandOffProbe.withThePoolHeld {
         try HandOffProbe.firstRoundNotHandedOver(spare, 3)
       }

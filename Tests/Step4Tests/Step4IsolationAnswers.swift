@@ -20,15 +20,21 @@ extension Step4Tests {
       let lesson = Self.step.lesson(
         rule: "The runtime asks an executor whether the current code is isolated to it "
           + "(isIsolatingCurrentContext, checkIsolated) when it cannot tell by itself: inside a "
-          + "plain perform block, the answer is yes.",
+          + "plain perform block of the executor's own context, the answer is yes; anywhere "
+          + "else, even in another context's perform, no.",
         hint: "Ask the container whether the current code is inside the context's perform: the "
           + "perform scope, not the thread, is the answer to both questions.",
         read: "isolation-checks")
-      let answers = await subject.isolationAnswers()
+      let shared = await askIsolation(of: subject.shared, other: subject.spare)
       expect(
-        answers.inside == true && answers.outside == false,
-        observed: "isIsolatingCurrentContext() answered \(String(describing: answers.inside)) "
-          + "inside the context's perform and \(String(describing: answers.outside)) outside",
+        shared.agree,
+        observed: "isIsolatingCurrentContext() answered \(shared.described)", lesson: lesson)
+      // An executor on a context of its own answers for its own context, not the shared one.
+      let spare = await askIsolation(of: subject.spare, other: subject.shared)
+      expect(
+        spare.agree,
+        observed: "isIsolatingCurrentContext() of an executor on a context of its own answered "
+          + spare.described,
         lesson: lesson)
       let side = subject.side
       let insideStatus = await #expect(

@@ -49,8 +49,6 @@ struct Subject: Sendable, CustomTestStringConvertible {
   let isOnContextQueue: @Sendable () -> Bool
   /// A new executor of this side's type, on a context of its own.
   let makeExecutor: @Sendable (String) -> any SerialExecutor
-  /// The executor's answer to `isIsolatingCurrentContext()` inside and outside `perform`.
-  let isolationAnswers: @Sendable () async -> (inside: Bool?, outside: Bool?)
   /// The side's `CoreDataExecutor.shared`, the executor the actor names.
   let sharedExecutor: @Sendable () -> any SerialExecutor
   /// `CoreDataActor.shared` and `ContextContainer.shared`, the context its executor should use.
@@ -80,10 +78,6 @@ struct Subject: Sendable, CustomTestStringConvertible {
       actor: Step4.CoreDataActor.shared,
       isOnContextQueue: { Step4.ContextContainer.shared.isOnContextQueue },
       makeExecutor: { Step4.CoreDataExecutor(container: Step4.ContextContainer(name: $0)) },
-      isolationAnswers: {
-        await askIsolation(
-          of: Step4.CoreDataExecutor.shared, perform: Step4.ContextContainer.shared.perform)
-      },
       sharedExecutor: { Step4.CoreDataExecutor.shared },
       shared: .yourCoreDataActor, spare: .yourSpare),
     Subject(
@@ -98,11 +92,6 @@ struct Subject: Sendable, CustomTestStringConvertible {
       isOnContextQueue: { Step4Solution.ContextContainer.shared.isOnContextQueue },
       makeExecutor: {
         Step4Solution.CoreDataExecutor(container: Step4Solution.ContextContainer(name: $0))
-      },
-      isolationAnswers: {
-        await askIsolation(
-          of: Step4Solution.CoreDataExecutor.shared,
-          perform: Step4Solution.ContextContainer.shared.perform)
       },
       sharedExecutor: { Step4Solution.CoreDataExecutor.shared },
       shared: .solutionCoreDataActor, spare: .solutionSpare),
@@ -199,16 +188,36 @@ func increments(_ count: Int, on actor: any Actor) async throws -> Int {
   return tally.value
 }
 
-/// What `executor` answers to `isIsolatingCurrentContext()` (SE-0471, macOS 26, the package's
-/// minimum) inside a block of `perform`, and outside any.
-func askIsolation(
-  of executor: some SerialExecutor,
-  perform: (@escaping @Sendable () -> Void) -> Void
-) async -> (inside: Bool?, outside: Bool?) {
-  let inside = await withCheckedContinuation { continuation in
-    perform { continuation.resume(returning: executor.isIsolatingCurrentContext()) }
+/// What an executor answered to `isIsolatingCurrentContext()` (SE-0471, macOS 26, the
+/// package's minimum).
+struct IsolationAnswers: Sendable {
+  /// Inside a block of its own context's perform: yes.
+  let inside: Bool?
+  /// Outside any perform: no.
+  let outside: Bool?
+  /// Inside a block of another context's perform: no.
+  let elsewhere: Bool?
+
+  var agree: Bool { inside == true && outside == false && elsewhere == false }
+
+  var described: String {
+    "\(String(describing: inside)) inside its context's perform, \(String(describing: outside)) "
+      + "outside, and \(String(describing: elsewhere)) inside another context's perform"
   }
-  return (inside, executor.isIsolatingCurrentContext())
+}
+
+/// What `place`'s executor answers inside its context's perform, outside any, and inside the
+/// perform of `other`'s context.
+func askIsolation(of place: ActorAndContext, other: ActorAndContext) async -> IsolationAnswers {
+  let executor = place.executor
+  let inside = await withCheckedContinuation { continuation in
+    place.container.perform { continuation.resume(returning: executor.isIsolatingCurrentContext()) }
+  }
+  let elsewhere = await withCheckedContinuation { continuation in
+    other.container.perform { continuation.resume(returning: executor.isIsolatingCurrentContext()) }
+  }
+  return IsolationAnswers(
+    inside: inside, outside: executor.isIsolatingCurrentContext(), elsewhere: elsewhere)
 }
 
 /// How long a job waits at the barrier for the other one.
