@@ -15,6 +15,7 @@ enum ChildScenario: String, Codable, Sendable {
   case jobsOnTheirExecutor
   case deadlock
   case controller
+  case isolationAnswers
 
   var check: ExamCheck {
     switch self {
@@ -25,6 +26,7 @@ enum ChildScenario: String, Codable, Sendable {
     case .jobsOnTheirExecutor: Step4Tests.oneExecutorCheck
     case .deadlock: Step4Tests.deadlockCheck
     case .controller: Step4Tests.controllerCheck
+    case .isolationAnswers: Step4Tests.isolationCheck
     }
   }
 
@@ -36,6 +38,7 @@ enum ChildScenario: String, Codable, Sendable {
     case .handOff: Step4Tests.handOffLesson
     case .jobsOnTheirExecutor: Step4Tests.oneExecutorLesson
     case .deadlock: Step4Tests.deadlockLesson
+    case .isolationAnswers: Step4Tests.isolationLesson
     }
   }
 
@@ -48,6 +51,7 @@ enum ChildScenario: String, Codable, Sendable {
     case .jobsOnTheirExecutor: try await Step4Tests.callsHopOnlyBetween(subject)
     case .deadlock: try await Step4Tests.callEachOther(subject)
     case .controller: try await Step4Tests.controller(subject)
+    case .isolationAnswers: try await Step4Tests.isolationAnswers(subject)
     }
   }
 }

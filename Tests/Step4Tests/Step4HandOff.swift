@@ -34,12 +34,7 @@ extension Step4Tests {
     let (round, held) = try await withTimeout(.seconds(30), "jobs handed over") {
       let round = try await offThePool { try HandOffProbe.firstRoundNotHandedOver(spare, rounds) }
       guard round == nil else { return (round, false) }
-      let onItsQueue = await isOnQueue(on: spare.actor) { spare.container.isOnContextQueue }
-      try require(
-        onItsQueue,
-        observed: "a job of an actor whose executor is a CoreDataExecutor on a context of its own "
-          + "ran off that context's queue: enqueue handed it to another context's perform",
-        lesson: Self.handOffLesson)
+      try await requireItsOwnQueue(spare)
       let whileHeld = try await HandOffProbe.withThePoolHeld {
         try HandOffProbe.firstRoundNotHandedOver(spare, 3)
       }
@@ -70,6 +65,19 @@ extension Step4Tests {
         + "block was queued on that executor's context right after: the block ran before the "
         + "task's job. When enqueue returned, the job was not in the context's queue: dropped, "
         + "or passed on to be queued later",
+      lesson: handOffLesson)
+    try await requireItsOwnQueue(spare)
+  }
+
+  /// Fails the check when a job of `spare` runs off its own context's queue.
+  static func requireItsOwnQueue(_ spare: ActorAndContext) async throws {
+    let onItsQueue = try await withTimeout(.seconds(10), "a job of an actor on its executor") {
+      await isOnQueue(on: spare.actor) { spare.container.isOnContextQueue }
+    }
+    try require(
+      onItsQueue,
+      observed: "a job of an actor whose executor is a CoreDataExecutor on a context of its own "
+        + "ran off that context's queue: enqueue handed it to another queue",
       lesson: handOffLesson)
   }
 }

@@ -12,30 +12,38 @@ extension Step4Tests {
   static let isolationCheck = step.check(
     "the executor's isolation checks agree with the context's queue", .failsOnStarter)
 
+  static let isolationLesson = step.lesson(
+    rule: "The runtime asks an executor whether the current code is isolated to it "
+      + "(isIsolatingCurrentContext, checkIsolated) when it cannot tell by itself: inside a "
+      + "plain perform block of the executor's own context, the answer is yes; anywhere "
+      + "else, even in another context's perform, no.",
+    hint: "Ask the container whether the current code is inside the context's perform: the "
+      + "perform scope, not the thread, is the answer to both questions.",
+    read: "isolation-checks")
+
+  /// What the two executors answer to `isIsolatingCurrentContext()`, directly.
+  static func isolationAnswers(_ subject: Subject) async throws {
+    let shared = await askIsolation(of: subject.shared, other: subject.spare)
+    expect(
+      shared.agree,
+      observed: "isIsolatingCurrentContext() answered \(shared.described)", lesson: isolationLesson)
+    // An executor on a context of its own answers for its own context, not the shared one.
+    let spare = await askIsolation(of: subject.spare, other: subject.shared)
+    expect(
+      spare.agree,
+      observed: "isIsolatingCurrentContext() of an executor on a context of its own answered "
+        + spare.described,
+      lesson: isolationLesson)
+  }
+
   @Test(
     "the executor's isolation checks agree with the context's queue",
     arguments: Subject.all)
   func isolationChecksAgreeWithTheQueue(_ subject: Subject) async {
     await exam(subject.side, Self.isolationCheck) {
-      let lesson = Self.step.lesson(
-        rule: "The runtime asks an executor whether the current code is isolated to it "
-          + "(isIsolatingCurrentContext, checkIsolated) when it cannot tell by itself: inside a "
-          + "plain perform block of the executor's own context, the answer is yes; anywhere "
-          + "else, even in another context's perform, no.",
-        hint: "Ask the container whether the current code is inside the context's perform: the "
-          + "perform scope, not the thread, is the answer to both questions.",
-        read: "isolation-checks")
-      let shared = await askIsolation(of: subject.shared, other: subject.spare)
-      expect(
-        shared.agree,
-        observed: "isIsolatingCurrentContext() answered \(shared.described)", lesson: lesson)
-      // An executor on a context of its own answers for its own context, not the shared one.
-      let spare = await askIsolation(of: subject.spare, other: subject.shared)
-      expect(
-        spare.agree,
-        observed: "isIsolatingCurrentContext() of an executor on a context of its own answered "
-          + spare.described,
-        lesson: lesson)
+      let lesson = Self.isolationLesson
+      // Asked in a child process: an answer that stops the program ends only that process.
+      await Self.inChildProcess(.isolationAnswers, subject)
       let side = subject.side
       let insideStatus = await #expect(
         processExitsWith: .success,
