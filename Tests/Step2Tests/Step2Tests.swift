@@ -29,7 +29,9 @@ struct Subject: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { side.rawValue }
 
-  static let all: [Subject] = [
+  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
+  /// subject here.
+  static let every: [Subject] = [
     Subject(
       side: .yours, make: Step2.CoreDataController.init,
       deleteEverywhere: { try await deleteAll(Step2.CoreDataEntity.self, in: $0) },
@@ -38,7 +40,9 @@ struct Subject: Sendable, CustomTestStringConvertible {
       side: .solution, make: Step2Solution.CoreDataController.init,
       deleteEverywhere: { try await deleteAll(Step2Solution.CoreDataEntity.self, in: $0) },
       unsavedID: { await insertUnsaved(Step2Solution.CoreDataEntity.self, in: $0) }),
-  ].filter(\.side.isSelected)
+  ]
+
+  static let all: [Subject] = every.filter(\.side.isSelected)
 
   private static func insertUnsaved<Entity: ManagedObject>(
     _ entity: Entity.Type, in container: PersistentContainer
@@ -200,29 +204,35 @@ struct Step2Tests {
     arguments: Subject.all)
   func updateAfterDeletionThrows(_ subject: Subject) async {
     await exam(subject.side, Self.deletedCheck, subject: subject.testDescription) {
-      let container = PersistentContainer(name: "step2-deleted")
-      let controller = subject.make(container)
-      try await controller.configure(name: "doomed")
-      let id = controller.entityID
-      try await subject.deleteEverywhere(container)
-      var thrown: (any Error)?
-      do {
-        try await controller.update("too late")
-      } catch {
-        thrown = error
-      }
-      let expected = id.map { PersistenceError.objectDeleted($0) }
-      expect(
-        (thrown as? PersistenceError) == expected,
-        observed: thrown.map { "update(_:) threw \($0)" }
-          ?? "update(_:) returned normally: the deletion went unnoticed",
-        lesson: Self.step.lesson(
-          rule: "A missing object is an error to report, not a case to skip: `try?` turns it into "
-            + "a silent no-op, which is what the talk's `update(_:)` does.",
-          hint: "Use a lookup by ID that throws when the object is gone, and let its error "
-            + "propagate: no `try?`, no quiet `return`.",
-          read: "deleted-objects"))
+      try await Self.inChildProcess(.deletedElsewhere, subject)
     }
+  }
+
+  /// Another context deletes the entity; update(_:) must throw the lookup's error. A `try!`
+  /// there ends the process, so this runs in a child process.
+  static func updateDeletedElsewhere(_ subject: Subject) async throws {
+    let container = PersistentContainer(name: "step2-deleted")
+    let controller = subject.make(container)
+    try await controller.configure(name: "doomed")
+    let id = controller.entityID
+    try await subject.deleteEverywhere(container)
+    var thrown: (any Error)?
+    do {
+      try await controller.update("too late")
+    } catch {
+      thrown = error
+    }
+    let expected = id.map { PersistenceError.objectDeleted($0) }
+    expect(
+      (thrown as? PersistenceError) == expected,
+      observed: thrown.map { "update(_:) threw \($0)" }
+        ?? "update(_:) returned normally: the deletion went unnoticed",
+      lesson: Self.step.lesson(
+        rule: "A missing object is an error to report, not a case to skip: `try?` turns it into "
+          + "a silent no-op, which is what the talk's `update(_:)` does.",
+        hint: "Use a lookup by ID that throws when the object is gone, and let its error "
+          + "propagate: no `try?`, no quiet `return`.",
+        read: "deleted-objects"))
   }
 
   static let sendableCheck = step.check(
