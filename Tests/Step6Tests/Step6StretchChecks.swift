@@ -17,6 +17,7 @@ extension Step6Tests {
       let home = PersistentContainer(name: "step6-copy-home")
       let source = subject.make(away)
       let target = subject.make(home)
+      try Self.requireRunnableExecutors(source, target)
       let (copied, gone, texts) = try await withTimeout(.seconds(20), "copying a note") {
         let id = try await source.addNote("travels")
         let copy = try await target.copyNote(id, fromHandler: source)
