@@ -5,15 +5,18 @@ import WorkshopSupport
 /// The Step 1 scenarios in which a call throws: a `try!` there (or a force unwrap of what a
 /// failed lookup left nil) ends the process. Each runs in a child process, an exit test that
 /// captures the scenario and the subject by name, so that such an answer fails its check with
-/// a lesson and the other checks still report.
+/// a lesson and the other checks still report. A stretch task's stub that says "not started" in
+/// the child says it to the parent's check too (`ChildCheck.runStretch`).
 enum Step1Scenario: String, Codable, Sendable {
   case failedSave
   case deletedElsewhere
+  case failedDelete
 
   var check: ExamCheck {
     switch self {
     case .failedSave: Step1Tests.failedSaveCheck
     case .deletedElsewhere: Step1Tests.deletedElsewhereCheck
+    case .failedDelete: Step1Tests.failedDeleteCheck
     }
   }
 
@@ -21,6 +24,7 @@ enum Step1Scenario: String, Codable, Sendable {
     switch self {
     case .failedSave: try await Step1Tests.failedSave(subject)
     case .deletedElsewhere: try await Step1Tests.renameDeletedElsewhere(subject)
+    case .failedDelete: try await Step1Tests.failedDelete(subject)
     }
   }
 }
@@ -53,8 +57,16 @@ extension Step1Tests {
       ] in
       guard let subject = Subject.every.first(where: { $0.side == side && $0.shape == shape })
       else { return }
-      await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+      if scenario.check.starter == .stretch {
+        await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }
+      } else {
+        await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+      }
     }
-    ChildCheck.report(result, died: endedTheProcess)
+    if scenario.check.starter == .stretch {
+      ChildCheck.reportStretch(result, died: endedTheProcess)
+    } else {
+      ChildCheck.report(result, died: endedTheProcess)
+    }
   }
 }
