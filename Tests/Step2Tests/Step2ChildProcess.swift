@@ -5,15 +5,18 @@ import WorkshopSupport
 /// The Step 2 scenarios in which a call must throw: a `try!`, or a force unwrap of the kept ID,
 /// ends the process there. Each runs in a child process, an exit test that captures the
 /// scenario and the side by name, so that such an answer fails its check with a lesson and the
-/// other checks still report.
+/// other checks still report. A stretch task's stub that says "not started" in the child says it
+/// to the parent's check too (`ChildCheck.runStretch`).
 enum Step2Scenario: String, Codable, Sendable {
   case deletedElsewhere
   case notConfigured
+  case batchWithBadIDs
 
   var check: ExamCheck {
     switch self {
     case .deletedElsewhere: Step2Tests.deletedCheck
     case .notConfigured: Step2Tests.notConfiguredCheck
+    case .batchWithBadIDs: Step2Tests.batchErrorCheck
     }
   }
 
@@ -21,6 +24,7 @@ enum Step2Scenario: String, Codable, Sendable {
     switch self {
     case .deletedElsewhere: try await Step2Tests.updateDeletedElsewhere(subject)
     case .notConfigured: try await Step2Tests.beforeConfigure(subject)
+    case .batchWithBadIDs: try await Step2Tests.renameAllWithBadIDs(subject)
     }
   }
 }
@@ -47,8 +51,16 @@ extension Step2Tests {
       "the scenario must finish without ending its process"
     ) { [side = subject.side as ExamSide, scenario = scenario as Step2Scenario] in
       guard let subject = Subject.every.first(where: { $0.side == side }) else { return }
-      await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+      if scenario.check.starter == .stretch {
+        await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }
+      } else {
+        await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+      }
     }
-    ChildCheck.report(result, died: endedTheProcess)
+    if scenario.check.starter == .stretch {
+      ChildCheck.reportStretch(result, died: endedTheProcess)
+    } else {
+      ChildCheck.report(result, died: endedTheProcess)
+    }
   }
 }
