@@ -11,12 +11,14 @@ enum Step1Scenario: String, Codable, Sendable {
   case failedSave
   case deletedElsewhere
   case failedDelete
+  case deleteDeletedElsewhere
 
   var check: ExamCheck {
     switch self {
     case .failedSave: Step1Tests.failedSaveCheck
     case .deletedElsewhere: Step1Tests.deletedElsewhereCheck
     case .failedDelete: Step1Tests.failedDeleteCheck
+    case .deleteDeletedElsewhere: Step1Tests.deleteDeletedElsewhereCheck
     }
   }
 
@@ -25,6 +27,7 @@ enum Step1Scenario: String, Codable, Sendable {
     case .failedSave: try await Step1Tests.failedSave(subject)
     case .deletedElsewhere: try await Step1Tests.renameDeletedElsewhere(subject)
     case .failedDelete: try await Step1Tests.failedDelete(subject)
+    case .deleteDeletedElsewhere: try await Step1Tests.deleteDeletedElsewhere(subject)
     }
   }
 }

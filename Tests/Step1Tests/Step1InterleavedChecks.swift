@@ -37,6 +37,33 @@ extension Step1Tests {
         + "normally, as if it had renamed it", lesson: Self.deletedElsewhereLesson)
   }
 
+  static let deleteDeletedElsewhereCheck = Self.step.check(
+    "delete() of an entity deleted elsewhere never stops the program", .passesOnStarter)
+
+  /// The stretch task's side of the same lesson (the untouched starter's delete() does nothing,
+  /// which passes: the row is gone either way). The shapes may answer differently (the actor's
+  /// lookup throws objectDeleted; the class deletes its stale object, which the store no longer
+  /// has), but a `try!` on the lookup ends the process: this runs in a child process.
+  @Test("delete() of an entity deleted elsewhere never stops the program", arguments: Subject.all)
+  func deleteDeletedElsewhereThrows(_ subject: Subject) async {
+    await exam(subject.side, Self.deleteDeletedElsewhereCheck, subject: subject.testDescription) {
+      try await Self.inChildProcess(.deleteDeletedElsewhere, subject)
+    }
+  }
+
+  static func deleteDeletedElsewhere(_ subject: Subject) async throws {
+    let container = PersistentContainer(name: "step1-delete-deleted-elsewhere")
+    let controller = subject.make(container)
+    try await controller.configure()
+    try await subject.deleteEverywhere(in: container)
+    let deleted = await Self.outcome { try await controller.delete() }
+    let left = try await subject.storedNames(in: container).count
+    expect(
+      left == 0,
+      observed: "another context deleted the entity and saved; then delete() \(deleted.text), "
+        + "and a fresh context counts \(left) entities", lesson: Self.deletedElsewhereLesson)
+  }
+
   static let reentrantDeleteCheck = Self.step.check(
     "delete() waits without blocking its thread, and a configure() meanwhile keeps its entity",
     .stretch)

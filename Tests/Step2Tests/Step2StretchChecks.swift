@@ -67,6 +67,46 @@ extension Step2Tests {
         observed: "after renameAll([a, b, c], to: \"batch\") the store holds \(stored), "
           + "written by \(count) save(s)",
         lesson: Self.batchLesson)
+      // A batch and an update that both read before either saves: the later save meets the
+      // other's change, and renameAll's merge policy decides it, as update(_:)'s does.
+      do {
+        try await Self.batchMeetsAnUpdate(ids, controllers[0], subject, in: container)
+      } catch let error as PersistenceError {
+        guard case .mergeConflict = error else { throw error }
+        expect(
+          false, observed: "renameAll(_:to:) and an update(_:) saved at the same moment: \(error)",
+          lesson: Self.step.lesson(
+            rule: "A batch is a blind write like update(_:): it meets concurrent saves, and the "
+              + "default merge policy (.error) makes it throw.",
+            hint: "Give renameAll's context the merge policy update(_:) has, before its block.",
+            read: "concurrent-updates-and-the-merge-policy"))
+      }
+    }
+  }
+
+  /// renameAll and an update of one of its entities, each held at its save (a will-save
+  /// observer) until the other has read too.
+  static func batchMeetsAnUpdate(
+    _ ids: [ManagedObjectID], _ controller: any Controller, _ subject: Subject,
+    in container: PersistentContainer
+  ) async throws {
+    let meeting = Barrier(parties: 2)
+    let arrivals = Mutex(0)
+    let token = container.addWillSaveObserver { _ in
+      let isOneOfTheFirstTwo = arrivals.withLock { count in
+        count += 1
+        return count <= 2
+      }
+      if isOneOfTheFirstTwo { _ = meeting.arriveAndWait(timeout: .seconds(5)) }
+    }
+    defer { container.removeSaveObserver(token) }
+    let batch = subject.make(container)
+    try await concurrently(2, "renameAll(_:to:) and update(_:) at once") { index in
+      if index == 0 {
+        try await batch.renameAll(ids, to: "batch again")
+      } else {
+        try await controller.update("updated")
+      }
     }
   }
 

@@ -34,6 +34,17 @@ extension Step6Tests {
       let gone = try await target.copyNote(deleted, fromHandler: source)
       return (copy, gone, (text, try await target.count(), try await source.count()))
     }
+    // A copy whose save fails is the caller's error: the target's context refuses to save.
+    target.context.isReadOnly = true
+    let refused: String
+    do {
+      let id = try await withTimeout(.seconds(20), "copying into a read-only store") {
+        try await target.copyNote(try await source.addNote("refused"), fromHandler: source)
+      }
+      refused = "returned \(id == nil ? "nil" : "an ID")"
+    } catch let error as PersistenceError {
+      refused = if case .readOnlyContext = error { "" } else { "threw \(error)" }
+    }
     var wrong: [String] = []
     if copied == nil { wrong.append("copyNote answered nil for a note the source has") }
     if texts.0 != "travels" {
@@ -42,6 +53,10 @@ extension Step6Tests {
     if texts.1 != 1 { wrong.append("this store holds \(texts.1) note(s), not 1") }
     if texts.2 != 1 { wrong.append("the source's store holds \(texts.2) note(s), not 1") }
     if gone != nil { wrong.append("copying a deleted note answered an ID") }
+    if !refused.isEmpty {
+      wrong.append(
+        "with this store's context read-only, so that its save throws, copyNote \(refused)")
+    }
     let lesson = Self.step.lesson(
       rule: "A note stays in the context, and so the actor, that holds it; its ID finds "
         + "nothing in another store. What crosses between stores is a value, and the "
