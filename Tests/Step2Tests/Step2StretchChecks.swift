@@ -53,22 +53,41 @@ extension Step2Tests {
     await exam(subject.side, Self.batchCheck, subject: subject.testDescription) {
       let container = PersistentContainer(name: "step2-rename-all")
       let (controllers, ids) = try await Self.threeKeptIDs(subject, in: container)
-      let saves = Mutex(0)
-      let token = container.addSaveObserver { _ in saves.withLock { $0 += 1 } }
+      // Counts the saves, and those that ran inside the caller's task (`performAndWait`).
+      let saves = Mutex((all: 0, inTask: 0))
+      let token = container.addSaveObserver { _ in
+        let inTask = withUnsafeCurrentTask { $0 != nil }
+        saves.withLock {
+          $0.all += 1
+          if inTask { $0.inTask += 1 }
+        }
+      }
       try await subject.make(container).renameAll(ids, to: "batch")
       container.removeSaveObserver(token)
+      let view = container.viewContext
+      let onTheView = await view.perform { view.registeredObjects.count }
       expectNoViolations(
         container.violations, while: "renameAll(_:to:) renamed three entities",
         lesson: Self.batchLesson)
       let stored = await Self.storedNames(of: controllers)
       let count = saves.withLock { $0 }
       expect(
-        stored == ["batch", "batch", "batch"] && count == 1,
+        stored == ["batch", "batch", "batch"] && count.all == 1,
         observed: "after renameAll([a, b, c], to: \"batch\") the store holds \(stored), "
-          + "written by \(count) save(s)",
+          + "written by \(count.all) save(s)",
         lesson: Self.batchLesson)
-      // A batch and an update that both read before either saves: the later save meets the
-      // other's change, and renameAll's merge policy decides it, as update(_:)'s does.
+      expect(
+        count.inTask == 0 && onTheView == 0,
+        observed: "renameAll(_:to:) saved \(count.inTask) time(s) inside the caller's Swift task, "
+          + "on its thread, which waited blocked; the view context holds \(onTheView) object(s)",
+        lesson: Self.step.lesson(
+          rule: "A batch runs like every operation here: in a background context of its own, "
+            + "awaited, so the caller's thread stays free and the UI's view context is left alone.",
+          hint: "One `container.newBackgroundContext()` for the batch, and `try await "
+            + "moc.perform { … }`: `performAndWait` is for synchronous code.",
+          read: "stretch-task"))
+      // An update saves between the batch's read and its save: the batch's save meets the
+      // update's change, and renameAll's merge policy decides it, as update(_:)'s does.
       do {
         try await Self.batchMeetsAnUpdate(ids, controllers[0], subject, in: container)
       } catch let error as PersistenceError {
@@ -84,30 +103,40 @@ extension Step2Tests {
     }
   }
 
-  /// renameAll and an update of one of its entities, each held at its save (a will-save
-  /// observer) until the other has read too.
+  /// renameAll and an update of one of its entities, made to conflict: the batch, once it has
+  /// read and is about to save, is held (a will-save observer) while the update reads, saves
+  /// and returns; then the batch saves over a row that changed since it read it.
   static func batchMeetsAnUpdate(
     _ ids: [ManagedObjectID], _ controller: any Controller, _ subject: Subject,
     in container: PersistentContainer
   ) async throws {
-    let meeting = Barrier(parties: 2)
-    let arrivals = Mutex(0)
+    let held = Gate()
+    let updated = Gate()
+    let first = Mutex(true)
     let token = container.addWillSaveObserver { _ in
-      let isOneOfTheFirstTwo = arrivals.withLock { count in
-        count += 1
-        return count <= 2
+      let isFirst = first.withLock { isFirst in
+        defer { isFirst = false }
+        return isFirst
       }
-      if isOneOfTheFirstTwo { _ = meeting.arriveAndWait(timeout: .seconds(5)) }
+      guard isFirst else { return }
+      held.open()
+      _ = updated.wait(timeout: .seconds(5))
     }
     defer { container.removeSaveObserver(token) }
+    defer { updated.open() }
     let batch = subject.make(container)
-    try await concurrently(2, "renameAll(_:to:) and update(_:) at once") { index in
-      if index == 0 {
-        try await batch.renameAll(ids, to: "batch again")
-      } else {
-        try await controller.update("updated")
-      }
+    let done = Gate()
+    let renaming = Task {
+      defer { done.open() }
+      try await batch.renameAll(ids, to: "batch again")
     }
+    _ = await eventually { held.isOpen || done.isOpen }
+    guard held.isOpen else { return try await renaming.value }
+    try await withTimeout(defaultWaitTimeout, "update(_:) while renameAll(_:to:) waits") {
+      try await controller.update("updated")
+    }
+    updated.open()
+    try await withTimeout(defaultWaitTimeout, "renameAll(_:to:)") { try await renaming.value }
   }
 
   static let batchErrorCheck = step.check(
