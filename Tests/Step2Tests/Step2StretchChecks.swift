@@ -21,7 +21,7 @@ extension Step2Tests {
     var ids: [ManagedObjectID] = []
     for name in ["a", "b", "c"] {
       let controller = subject.make(container)
-      try await controller.configure(name: name)
+      try await teaching { try await controller.configure(name: name) }
       controllers.append(controller)
       if let id = controller.entityID { ids.append(id) }
     }
@@ -62,7 +62,9 @@ extension Step2Tests {
           if inTask { $0.inTask += 1 }
         }
       }
-      try await subject.make(container).renameAll(ids, to: "batch")
+      try await Self.teaching(Self.batchLesson) {
+        try await subject.make(container).renameAll(ids, to: "batch")
+      }
       container.removeSaveObserver(token)
       let view = container.viewContext
       let onTheView = await view.perform { view.registeredObjects.count }
@@ -158,9 +160,11 @@ extension Step2Tests {
     let (controllers, ids) = try await Self.threeKeptIDs(subject, in: container)
     let elsewhere = container.newBackgroundContext()
     elsewhere.name = "elsewhere"
-    try await elsewhere.perform {
-      elsewhere.delete(try elsewhere.existingObject(with: ids[1]))
-      try elsewhere.save()
+    try await teaching {
+      try await elsewhere.perform {
+        elsewhere.delete(try elsewhere.existingObject(with: ids[1]))
+        try elsewhere.save()
+      }
     }
     let unsaved = await subject.unsavedID(container)
     let controller = subject.make(container)

@@ -28,8 +28,8 @@ extension Step2Tests {
       }
       defer { container.removeSaveObserver(token) }
       let controller = subject.make(container)
-      try await controller.configure(name: "where")
-      try await controller.update("where else")
+      try await Self.teaching { try await controller.configure(name: "where") }
+      try await Self.teaching { try await controller.update("where else") }
       let view = container.viewContext
       let onTheView = await view.perform { view.registeredObjects.count }
       let blocked = inTask.withLock { $0 }
