@@ -38,73 +38,39 @@ extension Step1Tests {
 
   /// The check makes the controller's context read-only (a thread-safe setting), so its next
   /// save must throw. A method whose work still runs after it returned (an unawaited `Task`, the
-  /// fire-and-forget `perform`), or that swallows the error (`try?`), returns normally instead.
+  /// fire-and-forget `perform`), or that swallows the error (`try?`), returns normally instead;
+  /// a `try!` ends the process, so the scenario runs in a child process.
   @Test(
     "a save that fails inside configure() or rename(to:) reaches the caller",
     arguments: Subject.all)
   func failedSaveReachesTheCaller(_ subject: Subject) async {
     await exam(subject.side, Self.failedSaveCheck, subject: subject.testDescription) {
-      let lesson = Self.step.lesson(
-        rule: "An async method is done when it returns: its block has run, and the block's "
-          + "error reaches the caller. Work left in a `Task { … }` or a fire-and-forget "
-          + "`perform` runs on after the return, and its errors go nowhere; `try?` drops them.",
-        hint: "Await the context's block itself: no `Task { … }` around the work, no "
-          + "fire-and-forget `perform`, no `try?` on the save.",
-        read: "pitfall-perform-in-an-async-function")
-      let container = PersistentContainer(name: "step1-failed-save")
-      let fresh = subject.make(container)
-      try Self.keptContext(of: fresh, lesson: lesson).isReadOnly = true
-      let configured = await Self.outcome { try await fresh.configure() }
-
-      let renamed = subject.make(container)
-      try await renamed.configure()
-      try Self.keptContext(of: renamed, lesson: lesson).isReadOnly = true
-      let rename = await Self.outcome { try await renamed.rename(to: "never saved") }
-      expect(
-        configured.refused && rename.refused,
-        observed: "with the controller's context read-only, so that its save throws, "
-          + "configure() \(configured.text) and rename(to:) \(rename.text)",
-        lesson: lesson)
+      try await Self.inChildProcess(.failedSave, subject)
     }
   }
 
-  static let callerThreadCheck = Self.step.check(
-    "configure() and rename(to:) do not block the caller's thread", .failsOnStarter)
+  static func failedSave(_ subject: Subject) async throws {
+    let lesson = Self.step.lesson(
+      rule: "An async method is done when it returns: its block has run, and the block's "
+        + "error reaches the caller. Work left in a `Task { … }` or a fire-and-forget "
+        + "`perform` runs on after the return, and its errors go nowhere; `try?` drops them.",
+      hint: "Await the context's block itself: no `Task { … }` around the work, no "
+        + "fire-and-forget `perform`, no `try?` on the save.",
+      read: "pitfall-perform-in-an-async-function")
+    let container = PersistentContainer(name: "step1-failed-save")
+    let fresh = subject.make(container)
+    try Self.keptContext(of: fresh, lesson: lesson).isReadOnly = true
+    let configured = await Self.outcome { try await fresh.configure() }
 
-  /// A save observer runs inside the save, on the thread that saves. With `await moc.perform`
-  /// that is the context's queue, outside any Swift task: the caller's task is suspended and
-  /// its thread free. `performAndWait` runs the block on the caller's own thread, inside its
-  /// task, and blocks that thread of the cooperative pool until the block is done.
-  @Test(
-    "configure() and rename(to:) do not block the caller's thread",
-    arguments: Subject.all)
-  func callerThreadIsFree(_ subject: Subject) async {
-    await exam(subject.side, Self.callerThreadCheck, subject: subject.testDescription) {
-      let container = PersistentContainer(name: "step1-caller-thread")
-      let sites = SavesInATask()
-      let token = container.addSaveObserver { _ in
-        if withUnsafeCurrentTask(body: { $0 != nil }) { sites.record() }
-      }
-      defer { container.removeSaveObserver(token) }
-      let controller = subject.make(container)
-      sites.enter("configure()")
-      try await controller.configure()
-      sites.enter("rename(to:)")
-      try await controller.rename(to: "free")
-      let blocked = sites.recorded
-      expect(
-        blocked.isEmpty,
-        observed: "the save of \(blocked.joined(separator: " and of ")) ran inside the "
-          + "caller's Swift task, on its cooperative-pool thread, which waited blocked "
-          + "until the block was done",
-        lesson: Self.step.lesson(
-          rule: "In async code, await the context: the caller's task suspends, its thread is "
-            + "free, and the block runs on the context's queue. `performAndWait` (or no "
-            + "perform at all) runs the work on the caller's thread, one of the few threads of "
-            + "the cooperative pool, and blocks it while the context is busy.",
-          hint: "In an async method, await the context's asynchronous `perform`: "
-            + "`performAndWait` is for synchronous code.", read: "pitfalls"))
-    }
+    let renamed = subject.make(container)
+    try await renamed.configure()
+    try Self.keptContext(of: renamed, lesson: lesson).isReadOnly = true
+    let rename = await Self.outcome { try await renamed.rename(to: "never saved") }
+    expect(
+      configured.refused && rename.refused,
+      observed: "with the controller's context read-only, so that its save throws, "
+        + "configure() \(configured.text) and rename(to:) \(rename.text)",
+      lesson: lesson)
   }
 
   static let actorKeepsIDCheck = Self.step.check(
@@ -146,13 +112,4 @@ extension Step1Tests {
         lesson: lesson)
     }
   }
-}
-
-/// The calls whose saves ran inside a Swift task, as a save observer sees them.
-private final class SavesInATask: Sendable {
-  private let state = Mutex((call: "", recorded: [String]()))
-
-  func enter(_ call: String) { state.withLock { $0.call = call } }
-  func record() { state.withLock { $0.recorded.append($0.call) } }
-  var recorded: [String] { state.withLock { $0.recorded } }
 }

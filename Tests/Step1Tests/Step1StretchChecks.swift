@@ -61,20 +61,34 @@ extension Step1Tests {
   @Test("a save that fails inside delete() reaches the caller", arguments: Subject.all)
   func failedDeleteReachesTheCaller(_ subject: Subject) async {
     await exam(subject.side, Self.failedDeleteCheck, subject: subject.testDescription) {
-      let container = PersistentContainer(name: "step1-failed-delete")
-      let controller = subject.make(container)
-      try await controller.configure()
-      try Self.keptContext(of: controller, lesson: Self.deleteLesson).isReadOnly = true
-      let deleted = await Self.outcome { try await controller.delete() }
-      expect(
-        deleted.refused,
-        observed: "with the controller's context read-only, so that its save throws, "
-          + "delete() \(deleted.text)",
-        lesson: Self.step.lesson(
-          rule: "An async method is done when it returns: its block has run, and the block's "
-            + "error reaches the caller.",
-          hint: "Await the block that deletes and saves; let the save's error through.",
-          read: "stretch-task"))
+      try await Self.inChildProcess(.failedDelete, subject)
     }
+  }
+
+  /// A `try!` on delete()'s save ends the process: this runs in a child process. Then the
+  /// context is writable again, and a second delete() must find the entity and save.
+  static func failedDelete(_ subject: Subject) async throws {
+    let container = PersistentContainer(name: "step1-failed-delete")
+    let controller = subject.make(container)
+    try await controller.configure()
+    let context = try Self.keptContext(of: controller, lesson: Self.deleteLesson)
+    context.isReadOnly = true
+    let deleted = await Self.outcome { try await controller.delete() }
+    // The deletion was not saved: the controller must still know its entity, to delete it now.
+    context.isReadOnly = false
+    let retried = await Self.outcome { try await controller.delete() }
+    let left = try await subject.storedNames(in: container).count
+    expect(
+      deleted.refused && retried.text == "returned normally" && left == 0,
+      observed: "with the controller's context read-only, so that its save throws, "
+        + "delete() \(deleted.text); writable again, delete() \(retried.text) and a fresh "
+        + "context counts \(left) entities",
+      lesson: Self.step.lesson(
+        rule: "An async method is done when it returns: its block has run, and the block's "
+          + "error reaches the caller. A delete that failed to save deleted nothing: the "
+          + "controller still knows its entity, so that the caller can try again.",
+        hint: "Await the block that deletes and saves; let the save's error through, and forget "
+          + "the entity (or its ID) only once the save has succeeded.",
+        read: "stretch-task"))
   }
 }

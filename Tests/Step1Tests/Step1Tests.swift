@@ -45,7 +45,9 @@ struct Subject: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { "\(side.rawValue) · \(shape)" }
 
-  static let all: [Subject] = [
+  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
+  /// subject here.
+  static let every: [Subject] = [
     Subject(
       side: .yours, shape: "class", make: Step1.CoreDataController.init,
       entity: Step1.CoreDataEntity.self),
@@ -58,7 +60,9 @@ struct Subject: Sendable, CustomTestStringConvertible {
     Subject(
       side: .solution, shape: "actor", make: Step1Solution.CoreDataControllerActor.init,
       entity: Step1Solution.CoreDataEntity.self),
-  ].filter(\.side.isSelected)
+  ]
+
+  static let all: [Subject] = every.filter(\.side.isSelected)
 
   static func of(_ side: ExamSide) -> (class: Subject, actor: Subject) {
     let subjects = all.filter { $0.side == side }

@@ -30,3 +30,50 @@ extension Step2Tests {
     }
   }
 }
+
+/// Calls before `configure(name:)`: there is no ID yet, and saying so is the method's job.
+extension Step2Tests {
+  static let notConfiguredCheck = step.check(
+    "update(_:) and storedName() before configure(name:) throw NotConfiguredError",
+    .passesOnStarter)
+
+  @Test(
+    "update(_:) and storedName() before configure(name:) throw NotConfiguredError",
+    arguments: Subject.all)
+  func beforeConfigureThrows(_ subject: Subject) async {
+    await exam(subject.side, Self.notConfiguredCheck, subject: subject.testDescription) {
+      try await Self.inChildProcess(.notConfigured, subject)
+    }
+  }
+
+  static func beforeConfigure(_ subject: Subject) async throws {
+    let controller = subject.make(PersistentContainer(name: "step2-not-configured"))
+    var outcomes: [String] = []
+    do {
+      try await controller.update("early")
+      outcomes.append("update(_:) returned normally")
+    } catch {
+      if !isNotConfigured(error) { outcomes.append("update(_:) threw \(error)") }
+    }
+    do {
+      let name = try await controller.storedName()
+      outcomes.append("storedName() returned \"\(name)\"")
+    } catch {
+      if !isNotConfigured(error) { outcomes.append("storedName() threw \(error)") }
+    }
+    expect(
+      outcomes.isEmpty,
+      observed: "before configure(name:), " + outcomes.joined(separator: "; "),
+      lesson: step.lesson(
+        rule: "Before configure(name:) there is no entity to update or read: that is an error "
+          + "the caller must hear (NotConfiguredError), not an update that silently did nothing.",
+        hint: "Unwrap the kept ID with `guard let id = entityID else { throw "
+          + "NotConfiguredError() }`, at the top of each method, before any context is made.",
+        read: "deleted-objects"))
+  }
+
+  /// Whether `error` is a side's NotConfiguredError (each side declares its own).
+  static func isNotConfigured(_ error: any Error) -> Bool {
+    String(describing: type(of: error)) == "NotConfiguredError"
+  }
+}

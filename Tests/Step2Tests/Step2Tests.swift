@@ -29,7 +29,9 @@ struct Subject: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { side.rawValue }
 
-  static let all: [Subject] = [
+  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
+  /// subject here.
+  static let every: [Subject] = [
     Subject(
       side: .yours, make: Step2.CoreDataController.init,
       deleteEverywhere: { try await deleteAll(Step2.CoreDataEntity.self, in: $0) },
@@ -38,7 +40,9 @@ struct Subject: Sendable, CustomTestStringConvertible {
       side: .solution, make: Step2Solution.CoreDataController.init,
       deleteEverywhere: { try await deleteAll(Step2Solution.CoreDataEntity.self, in: $0) },
       unsavedID: { await insertUnsaved(Step2Solution.CoreDataEntity.self, in: $0) }),
-  ].filter(\.side.isSelected)
+  ]
+
+  static let all: [Subject] = every.filter(\.side.isSelected)
 
   private static func insertUnsaved<Entity: ManagedObject>(
     _ entity: Entity.Type, in container: PersistentContainer
@@ -74,6 +78,22 @@ struct Step2Tests {
     likelyCauseOfHang: "a perform block that never returns, or an await on work that waits for "
       + "this check")
 
+  /// Runs a call of the controller for a check whose lesson is not that call's error: an error
+  /// it throws (NotConfiguredError when no ID was kept, a lookup's PersistenceError) fails the
+  /// check with the step's lesson, not as a bare error.
+  static func teaching<Value>(
+    _ lesson: Lesson = lesson, _ call: () async throws -> Value
+  ) async throws -> Value {
+    do {
+      return try await call()
+    } catch let failed as ExamRequirementFailed {
+      throw failed
+    } catch {
+      try require(false, observed: "a call of the controller threw \(error)", lesson: lesson)
+      throw error
+    }
+  }
+
   static let updateCheck = step.check(
     "update(_:) from fresh contexts records no violation and lands in the store", .failsOnStarter)
 
@@ -84,13 +104,13 @@ struct Step2Tests {
     await exam(subject.side, Self.updateCheck, subject: subject.testDescription) {
       let container = PersistentContainer(name: "step2-update")
       let controller = subject.make(container)
-      try await controller.configure(name: "first")
-      try await controller.update("second")
-      try await controller.update("third")
+      try await Self.teaching { try await controller.configure(name: "first") }
+      try await Self.teaching { try await controller.update("second") }
+      try await Self.teaching { try await controller.update("third") }
       expectNoViolations(
         container.violations, while: "update(_:) ran twice, each time in a fresh context",
         lesson: Self.lesson)
-      let stored = try await controller.storedName()
+      let stored = try await Self.teaching { try await controller.storedName() }
       expect(
         stored == "third",
         observed: "after update(\"second\") and update(\"third\") the store holds \"\(stored)\"",
@@ -113,7 +133,7 @@ struct Step2Tests {
     await exam(subject.side, Self.concurrentCheck, subject: subject.testDescription) {
       let container = PersistentContainer(name: "step2-concurrent")
       let controller = subject.make(container)
-      try await controller.configure(name: "start")
+      try await Self.teaching { try await controller.configure(name: "start") }
       let names = (0..<20).map { "name \($0)" }
       do {
         try await Self.twoUpdatesMeetBeforeSaving(controller, in: container)
@@ -121,7 +141,9 @@ struct Step2Tests {
           try await controller.update(names[index])
         }
       } catch let error as PersistenceError {
-        guard case .mergeConflict = error else { throw error }
+        guard case .mergeConflict = error else {
+          return try require(false, observed: "an update threw \(error)", lesson: Self.lesson)
+        }
         try require(
           false, observed: "an update threw: \(error)",
           lesson: Self.step.lesson(
@@ -129,11 +151,17 @@ struct Step2Tests {
               + "wins, and `.error` (the default) makes the later saves throw.",
             hint: "Keep `moc.mergePolicy = .mergeByPropertyObjectTrump` in update(_:).",
             read: "concurrent-updates-and-the-merge-policy"))
+      } catch let failed as ExamRequirementFailed {
+        throw failed
+      } catch let timeout as TimeoutError {
+        throw timeout
+      } catch {
+        try require(false, observed: "an update threw \(error)", lesson: Self.lesson)
       }
       expectNoViolations(
         container.violations, while: "update(_:) ran in \(names.count) concurrent tasks",
         lesson: Self.lesson)
-      let stored = try await controller.storedName()
+      let stored = try await Self.teaching { try await controller.storedName() }
       expect(
         names.contains(stored),
         observed: "after \(names.count) concurrent updates the store holds \"\(stored)\"",
@@ -200,29 +228,35 @@ struct Step2Tests {
     arguments: Subject.all)
   func updateAfterDeletionThrows(_ subject: Subject) async {
     await exam(subject.side, Self.deletedCheck, subject: subject.testDescription) {
-      let container = PersistentContainer(name: "step2-deleted")
-      let controller = subject.make(container)
-      try await controller.configure(name: "doomed")
-      let id = controller.entityID
-      try await subject.deleteEverywhere(container)
-      var thrown: (any Error)?
-      do {
-        try await controller.update("too late")
-      } catch {
-        thrown = error
-      }
-      let expected = id.map { PersistenceError.objectDeleted($0) }
-      expect(
-        (thrown as? PersistenceError) == expected,
-        observed: thrown.map { "update(_:) threw \($0)" }
-          ?? "update(_:) returned normally: the deletion went unnoticed",
-        lesson: Self.step.lesson(
-          rule: "A missing object is an error to report, not a case to skip: `try?` turns it into "
-            + "a silent no-op, which is what the talk's `update(_:)` does.",
-          hint: "Use a lookup by ID that throws when the object is gone, and let its error "
-            + "propagate: no `try?`, no quiet `return`.",
-          read: "deleted-objects"))
+      try await Self.inChildProcess(.deletedElsewhere, subject)
     }
+  }
+
+  /// Another context deletes the entity; update(_:) must throw the lookup's error. A `try!`
+  /// there ends the process, so this runs in a child process.
+  static func updateDeletedElsewhere(_ subject: Subject) async throws {
+    let container = PersistentContainer(name: "step2-deleted")
+    let controller = subject.make(container)
+    try await controller.configure(name: "doomed")
+    let id = controller.entityID
+    try await subject.deleteEverywhere(container)
+    var thrown: (any Error)?
+    do {
+      try await controller.update("too late")
+    } catch {
+      thrown = error
+    }
+    let expected = id.map { PersistenceError.objectDeleted($0) }
+    expect(
+      (thrown as? PersistenceError) == expected,
+      observed: thrown.map { "update(_:) threw \($0)" }
+        ?? "update(_:) returned normally: the deletion went unnoticed",
+      lesson: Self.step.lesson(
+        rule: "A missing object is an error to report, not a case to skip: `try?` turns it into "
+          + "a silent no-op, which is what the talk's `update(_:)` does.",
+        hint: "Use a lookup by ID that throws when the object is gone, and let its error "
+          + "propagate: no `try?`, no quiet `return`.",
+        read: "deleted-objects"))
   }
 
   static let sendableCheck = step.check(

@@ -104,8 +104,10 @@ extension Step3Tests {
     await exam(subject.side, Self.savedEntitiesCheck) {
       let prefix = "listed \(subject.side) "
       let names = ["c", "a", "b"].map { prefix + $0 }
+      // Has the prefix inside, not at the start: `contains` would list it.
+      let other = "not " + prefix + "d"
       var made: [any Controller] = []
-      for name in names {
+      for name in names + [other] {
         let controller = subject.makeController()
         try await controller.configure(name: name)
         made.append(controller)
@@ -120,13 +122,14 @@ extension Step3Tests {
       for controller in made { try await controller.delete() }
       expect(
         listed.map(\.name) == names.sorted() && found == listed.map(\.name),
-        observed: "savedEntities(prefix:) returned \(listed.map(\.name)) for the saved "
-          + "\(names); their IDs led to \(found)",
+        observed: "savedEntities(prefix: \"\(prefix)\") returned \(listed.map(\.name)) for the "
+          + "saved \(names + [other]); their IDs led to \(found)",
         lesson: Self.step.lesson(
           rule: "A list crosses the actor boundary as one entity does: fetched on the actor, "
             + "with a request built there, and handed out as IDs and values.",
-          hint: "Build the request inside savedEntities(prefix:), keep the matching entities, "
-            + "sort them by name, and turn each into a snapshot before returning.",
+          hint: "Build the request inside savedEntities(prefix:), keep the entities whose name "
+            + "starts with the prefix (hasPrefix, not contains), sort them by name, and turn "
+            + "each into a snapshot before returning.",
           read: "stretch-task"))
     }
   }

@@ -57,7 +57,9 @@ struct Subject: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { side.rawValue }
 
-  static let all: [Subject] = [
+  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
+  /// subject here.
+  static let every: [Subject] = [
     Subject(
       side: .yours, module: "Step3", makeController: { Step3.CoreDataController() },
       container: { Step3.ContextContainer.shared.persistentContainer },
@@ -74,7 +76,9 @@ struct Subject: Sendable, CustomTestStringConvertible {
           of: Step3Solution.CoreDataEntity.self,
           in: Step3Solution.ContextContainer.shared.persistentContainer)
       }),
-  ].filter(\.side.isSelected)
+  ]
+
+  static let all: [Subject] = every.filter(\.side.isSelected)
 }
 
 /// Each side has one global actor and one container for the whole process, so these checks run

@@ -41,6 +41,29 @@ extension Step4Tests {
         returned != nil,
         observed: "checkIsolated() stopped the program inside the context's perform",
         lesson: lesson)
+      // An executor on a context of its own, asked in its own perform and in the shared one's.
+      let ownReturned = await #expect(
+        processExitsWith: .success,
+        "checkIsolated() of an executor on a context of its own must return in its perform"
+      ) { [side = subject.side as ExamSide] in
+        await ExecutorProbe.spareCheckIsolated(side, inItsOwnPerform: true)
+      }
+      expect(
+        ownReturned != nil,
+        observed: "checkIsolated() of an executor on a context of its own stopped the program "
+          + "inside that context's perform",
+        lesson: lesson)
+      let elsewhereStopped = await #expect(
+        processExitsWith: .failure,
+        "checkIsolated() of an executor must stop the program in another context's perform"
+      ) { [side = subject.side as ExamSide] in
+        await ExecutorProbe.spareCheckIsolated(side, inItsOwnPerform: false)
+      }
+      expect(
+        elsewhereStopped != nil,
+        observed: "checkIsolated() of an executor on a context of its own returned inside "
+          + "another context's perform",
+        lesson: lesson)
     }
   }
 }
@@ -115,7 +138,7 @@ enum ExecutorProbe {
   /// then off its queue (where it must stop the program, with the message the check reads). The
   /// child always ends with a failure, so that the check can read what happened.
   static func checkIsolatedOnAndOffTheLedger(_ side: ExamSide) async {
-    let container: any LedgerContainer
+    let container: any SideContainer
     let check: @Sendable () -> Void
     switch side {
     case .yours:
@@ -139,6 +162,21 @@ enum ExecutorProbe {
     exit(EXIT_FAILURE)
   }
 
+  /// The spare executor's `checkIsolated()`, inside its own context's perform or the shared
+  /// context's.
+  static func spareCheckIsolated(_ side: ExamSide, inItsOwnPerform: Bool) async {
+    let (spare, shared): (ActorAndContext, ActorAndContext) =
+      side == .yours ? (.yourSpare, .yourCoreDataActor) : (.solutionSpare, .solutionCoreDataActor)
+    let place = inItsOwnPerform ? spare.container : shared.container
+    let executor = spare.executor
+    await withCheckedContinuation { continuation in
+      place.perform {
+        executor.checkIsolated()
+        continuation.resume()
+      }
+    }
+  }
+
   static func checkIsolatedOutside(_ side: ExamSide) {
     switch side {
     case .yours: Step4.CoreDataExecutor.shared.checkIsolated()
@@ -152,11 +190,3 @@ enum ExecutorProbe {
       solution: { Step4Solution.CoreDataExecutor.shared.checkIsolated() })
   }
 }
-
-/// Both sides' `ContextContainer`, for the exit tests.
-protocol LedgerContainer: Sendable {
-  func perform(_ block: @escaping @Sendable () -> Void)
-}
-
-extension Step4.ContextContainer: LedgerContainer {}
-extension Step4Solution.ContextContainer: LedgerContainer {}

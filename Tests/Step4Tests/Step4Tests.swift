@@ -32,16 +32,18 @@ struct Step4Tests {
     likelyCauseOfHang: "an executor that never runs a job, or blocks in enqueue",
     whenStuck: jobsNeverRanLesson)
 
-  /// Fails the check, with the lesson above, when a job of `actor` does not run within 5 s:
-  /// the checks that hop onto the actor would otherwise wait for it forever.
-  static func requireJobsRun(on actor: any Actor, _ whose: String) async throws {
-    let ran = try? await withTimeout(.seconds(5), "a first job of \(whose)") {
-      await isOnQueue(on: actor) { true }
+  /// Fails the check when jobs of CoreDataActor do not run: the checks that hop onto the actor
+  /// would otherwise wait for them forever. With the step's executor installed, the context's
+  /// queue says so at once; with another executor, a first job gets 5 s.
+  static func requireJobsRun(_ subject: Subject) async throws {
+    if subject.executorInstalled { try await requireHandOff(subject.shared) }
+    let ran = try? await withTimeout(.seconds(5), "a first job of CoreDataActor") {
+      await isOnQueue(on: subject.actor) { true }
     }
     try require(
       ran == true,
-      observed: "a job of \(whose) did not run within 5 s: enqueue did not hand it on, or the "
-        + "block it handed on did not run it",
+      observed: "a job of CoreDataActor did not run within 5 s: enqueue did not hand it on, or "
+        + "the block it handed on did not run it",
       lesson: jobsNeverRanLesson)
   }
 
@@ -54,24 +56,28 @@ struct Step4Tests {
     arguments: Subject.all)
   func crudRecordsNoViolation(_ subject: Subject) async {
     await exam(subject.side, Self.crudCheck) {
-      try await Self.requireJobsRun(on: subject.actor, "CoreDataActor")
-      subject.container().removeAllViolations()
-      let name = "crud \(subject.side)"
-      let life = try await withTimeout(.seconds(10), "the controller's life, from a visitor") {
-        try await Visitor().useController(subject.makeController(), name: name)
-      }
-      expectNoViolations(
-        subject.container().removeAllViolations(),
-        while: "another actor configured, renamed, read and deleted an entity through the "
-          + "controller, whose methods use the context synchronously on CoreDataActor",
-        lesson: Self.lesson)
-      let stored = try await subject.storedNames().filter { $0.hasPrefix(name) }
-      expect(
-        life.renamed == name + " renamed" && life.afterDelete == nil && stored.isEmpty,
-        observed: "name() read \(String(describing: life.renamed)) after the rename and "
-          + "\(String(describing: life.afterDelete)) after delete(); left in the store: \(stored)",
-        lesson: Self.lesson)
+      await Self.inChildProcess(.crud, subject)
     }
+  }
+
+  static func crud(_ subject: Subject) async throws {
+    try await Self.requireJobsRun(subject)
+    subject.container().removeAllViolations()
+    let name = "crud \(subject.side)"
+    let life = try await withTimeout(.seconds(10), "the controller's life, from a visitor") {
+      try await Visitor().useController(subject.makeController(), name: name)
+    }
+    expectNoViolations(
+      subject.container().removeAllViolations(),
+      while: "another actor configured, renamed, read and deleted an entity through the "
+        + "controller, whose methods use the context synchronously on CoreDataActor",
+      lesson: Self.lesson)
+    let stored = try await subject.storedNames().filter { $0.hasPrefix(name) }
+    expect(
+      life.renamed == name + " renamed" && life.afterDelete == nil && stored.isEmpty,
+      observed: "name() read \(String(describing: life.renamed)) after the rename and "
+        + "\(String(describing: life.afterDelete)) after delete(); left in the store: \(stored)",
+      lesson: Self.lesson)
   }
 
   static let queueCheck = step.check(
@@ -82,17 +88,21 @@ struct Step4Tests {
     arguments: Subject.all)
   func everyJobOnTheQueue(_ subject: Subject) async {
     await exam(subject.side, Self.queueCheck) {
-      try await Self.requireJobsRun(on: subject.actor, "CoreDataActor")
-      let off = try await withTimeout(.seconds(10), "a job that hops off the actor and back") {
-        await placesOffTheQueue(
-          on: subject.actor, isOnContextQueue: subject.isOnContextQueue, visitor: Visitor())
-      }
-      expect(
-        off.isEmpty,
-        observed: "code on CoreDataActor ran off the context's queue "
-          + off.joined(separator: ", "),
-        lesson: Self.lesson)
+      await Self.inChildProcess(.queue, subject)
     }
+  }
+
+  static func queue(_ subject: Subject) async throws {
+    try await Self.requireJobsRun(subject)
+    let off = try await withTimeout(.seconds(10), "a job that hops off the actor and back") {
+      await placesOffTheQueue(
+        on: subject.actor, isOnContextQueue: subject.isOnContextQueue, visitor: Visitor())
+    }
+    expect(
+      off.isEmpty,
+      observed: "code on CoreDataActor ran off the context's queue "
+        + off.joined(separator: ", "),
+      lesson: Self.lesson)
   }
 
   static let serialCheck = step.check(
@@ -104,29 +114,52 @@ struct Step4Tests {
     arguments: Subject.all)
   func jobsRunOneAtATime(_ subject: Subject) async {
     await exam(subject.side, Self.serialCheck) {
-      let lesson = Self.step.lesson(
-        rule: "A SerialExecutor runs one job at a time: that is what makes an actor an actor. "
-          + "A context's queue is serial, a global dispatch queue is not.",
-        hint: "Which queue does enqueue hand the job to? A concurrent one runs two jobs at once.",
-        read: "serial-means-serial")
-      try await Self.requireJobsRun(on: subject.actor, "CoreDataActor")
-      let overlapped = try await withTimeout(.seconds(10), "two jobs meeting at a barrier") {
-        await jobsOverlap(on: subject.actor)
-      }
-      expect(
-        !overlapped,
-        observed: "two jobs of CoreDataActor ran at the same time (they met at a barrier)",
-        lesson: lesson)
-      let total = try await increments(1_000, on: subject.actor)
-      expect(
-        total == 1_000, observed: "1,000 concurrent increments on the actor left \(total)",
-        lesson: lesson)
+      await Self.inChildProcess(.serial, subject)
     }
   }
 
+  static let serialLesson = step.lesson(
+    rule: "A SerialExecutor runs one job at a time, each to its end before the next begins: "
+      + "that is what makes an actor an actor. A context's queue is serial, a global "
+      + "dispatch queue is not, and a job that enqueue runs at once runs inside the job "
+      + "that enqueued it.",
+    hint: "Which queue does enqueue hand the job to? A concurrent one runs two jobs at once. "
+      + "And enqueue only queues the job, even when called on the context's queue.",
+    read: "serial-means-serial")
+
+  static func serial(_ subject: Subject) async throws {
+    let lesson = serialLesson
+    try await Self.requireJobsRun(subject)
+    let nested = try await withTimeout(.seconds(10), "a task started in a job of the actor") {
+      await taskRunsInsideTheJob(on: subject.actor)
+    }
+    expect(
+      !nested,
+      observed: "a job of CoreDataActor started a task on CoreDataActor, and the task's first "
+        + "job ran before that job had ended, nested in it: enqueue ran the job at once",
+      lesson: lesson)
+    // Two jobs wait for each other only where they could overlap: off the context's queue,
+    // on the step's executor. The default executor runs one job at a time by itself.
+    let actor = subject.actor
+    let installed = subject.executorInstalled
+    let container = subject.shared.container
+    let overlapped = try await withTimeout(.seconds(10), "two jobs meeting at a barrier") {
+      await jobsOverlap(on: actor) { !installed || container.isOnContextQueue }
+    }
+    expect(
+      !overlapped,
+      observed: "two jobs of CoreDataActor ran at the same time (they met at a barrier)",
+      lesson: lesson)
+    let total = try await increments(1_000, on: subject.actor)
+    expect(
+      total == 1_000, observed: "1,000 concurrent increments on the actor left \(total)",
+      lesson: lesson)
+  }
+
   // A blocking enqueue blocks threads of the cooperative pool, and then nothing is left to run
-  // the 15 s timeout's continuation. So the scenario runs in a child process, where a watchdog
-  // ends a deadlock after 30 s, and this process reports the lesson.
+  // the 15 s timeout's continuation. So the scenario runs in a child process (as every scenario
+  // that runs jobs does), where a watchdog ends a deadlock, and this process reports the lesson.
+  // Before it, a probe shows an enqueue that waits for a busy queue in 2 s, without a deadlock.
   static let deadlockCheck = Self.step.check(
     "two actors on two contexts calling each other do not deadlock", .failsOnStarter,
     likelyCauseOfHang: "a blocking enqueue (performAndWait): two actors that call each other "
@@ -141,22 +174,24 @@ struct Step4Tests {
   @Test("two actors on two contexts calling each other do not deadlock", arguments: Subject.all)
   func actorsCallingEachOtherDoNotDeadlock(_ subject: Subject) async {
     await exam(subject.side, Self.deadlockCheck) {
-      let result = await #expect(
-        processExitsWith: .success, observing: [\.standardErrorContent],
-        "two actors calling each other must finish, not deadlock"
-      ) { [side = subject.side as ExamSide] in
-        guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
-        await ChildCheck.run(Self.deadlockCheck) { try await Self.callEachOther(subject) }
-      }
-      ChildCheck.report(result, died: Self.deadlockLesson)
+      await Self.inChildProcess(.deadlock, subject)
     }
   }
 
   /// Two actors, each on an executor of its own, call each other at the same moment.
   static func callEachOther(_ subject: Subject) async throws {
+    // Both shown from the context's own queue, in milliseconds: an enqueue that drops its jobs
+    // fails here with its own lesson, and one that waits for the queue without the deadlock.
+    try await requireHandOff(subject.spare)
+    let waits = try await HandOffProbe.enqueueWaitsForTheQueue(subject.spare)
+    try require(
+      !waits,
+      observed: "enqueue, called while the context's queue ran another block, returned only once "
+        + "that block had ended (it gave up waiting for enqueue after 2 s): enqueue waits for "
+        + "the queue, and two actors whose jobs call each other would wait for each other",
+      lesson: Self.deadlockLesson)
     let first = Peer(executor: subject.makeExecutor("first \(subject.side)"))
     let second = Peer(executor: subject.makeExecutor("second \(subject.side)"))
-    try await requireJobsRun(on: first, "an actor on a CoreDataExecutor of its own")
     await first.pair(with: second)
     await second.pair(with: first)
     let barrier = Barrier(parties: 2)
@@ -172,51 +207,6 @@ struct Step4Tests {
       lesson: Self.deadlockLesson)
   }
 
-  static let isolationCheck = step.check(
-    "the executor's isolation checks agree with the context's queue", .failsOnStarter)
-
-  @Test(
-    "the executor's isolation checks agree with the context's queue",
-    arguments: Subject.all)
-  func isolationChecksAgreeWithTheQueue(_ subject: Subject) async {
-    await exam(subject.side, Self.isolationCheck) {
-      let lesson = Self.step.lesson(
-        rule: "The runtime asks an executor whether the current code is isolated to it "
-          + "(isIsolatingCurrentContext, checkIsolated) when it cannot tell by itself: inside a "
-          + "plain perform block, the answer is yes.",
-        hint: "Ask the container whether the current code is inside the context's perform: the "
-          + "perform scope, not the thread, is the answer to both questions.",
-        read: "isolation-checks")
-      let answers = await subject.isolationAnswers()
-      expect(
-        answers.inside == true && answers.outside == false,
-        observed: "isIsolatingCurrentContext() answered \(String(describing: answers.inside)) "
-          + "inside the context's perform and \(String(describing: answers.outside)) outside",
-        lesson: lesson)
-      let side = subject.side
-      let insideStatus = await #expect(
-        processExitsWith: .success,
-        "CoreDataActor.shared.preconditionIsolated() must hold inside a plain perform block"
-      ) { [side = side as ExamSide] in
-        await IsolationProbe.preconditionInsidePerform(side)
-      }
-      expect(
-        insideStatus != nil,
-        observed: "preconditionIsolated() stopped the program inside the context's perform",
-        lesson: lesson)
-      let outsideStatus = await #expect(
-        processExitsWith: .failure,
-        "CoreDataActor.shared.preconditionIsolated() must stop the program off the queue"
-      ) { [side = side as ExamSide] in
-        IsolationProbe.preconditionOutside(side)
-      }
-      expect(
-        outsideStatus != nil,
-        observed: "preconditionIsolated() let code off the context's queue through",
-        lesson: lesson)
-    }
-  }
-
   static let controllerCheck = step.check(
     "the controller keeps its managed object safely, under concurrent renames", .failsOnStarter)
 
@@ -225,66 +215,33 @@ struct Step4Tests {
     arguments: Subject.all)
   func controllerKeepsItsObject(_ subject: Subject) async {
     await exam(subject.side, Self.controllerCheck) {
-      try await Self.requireJobsRun(on: subject.actor, "CoreDataActor")
-      subject.container().removeAllViolations()
-      let controller = subject.makeController()
-      let prefix = "kept \(subject.side)"
-      let names = (0..<50).map { "\(prefix) \($0)" }
-      let (kept, stored) = try await withTimeout(.seconds(30), "the controller's renames") {
-        try await controller.configure(name: prefix)
-        try await concurrently(names.count, "rename(to:) calls") { index in
-          try await controller.rename(to: names[index])
-        }
-        let kept = await controller.name()
-        let stored = try await subject.storedNames().filter { $0.hasPrefix(prefix) }
-        try await controller.delete()
-        return (kept, stored)
+      await Self.inChildProcess(.controller, subject)
+    }
+  }
+
+  static func controller(_ subject: Subject) async throws {
+    try await Self.requireJobsRun(subject)
+    subject.container().removeAllViolations()
+    let controller = subject.makeController()
+    let prefix = "kept \(subject.side)"
+    let names = (0..<50).map { "\(prefix) \($0)" }
+    let (kept, stored) = try await withTimeout(.seconds(30), "the controller's renames") {
+      try await controller.configure(name: prefix)
+      try await concurrently(names.count, "rename(to:) calls") { index in
+        try await controller.rename(to: names[index])
       }
-      expectNoViolations(
-        subject.container().removeAllViolations(),
-        while: "50 tasks renamed the entity the controller keeps as a property",
-        lesson: Self.lesson)
-      expect(
-        kept.map { names.contains($0) } == true && stored == [kept ?? ""],
-        observed: "the controller holds \(String(describing: kept)), the store \(stored)",
-        lesson: Self.lesson)
+      let kept = await controller.name()
+      let stored = try await subject.storedNames().filter { $0.hasPrefix(prefix) }
+      try await controller.delete()
+      return (kept, stored)
     }
-  }
-}
-
-/// The bodies of the exit tests: they run in a child process, which may crash.
-enum IsolationProbe {
-  /// Runs the side's `body` inside a plain perform block of that side's shared context.
-  static func insidePerform(
-    _ side: ExamSide, yours: @escaping @Sendable () -> Void,
-    solution: @escaping @Sendable () -> Void
-  ) async {
-    await withCheckedContinuation { continuation in
-      switch side {
-      case .yours:
-        Step4.ContextContainer.shared.perform {
-          yours()
-          continuation.resume()
-        }
-      case .solution:
-        Step4Solution.ContextContainer.shared.perform {
-          solution()
-          continuation.resume()
-        }
-      }
-    }
-  }
-
-  static func preconditionInsidePerform(_ side: ExamSide) async {
-    await insidePerform(
-      side, yours: { Step4.CoreDataActor.shared.preconditionIsolated() },
-      solution: { Step4Solution.CoreDataActor.shared.preconditionIsolated() })
-  }
-
-  static func preconditionOutside(_ side: ExamSide) {
-    switch side {
-    case .yours: Step4.CoreDataActor.shared.preconditionIsolated()
-    case .solution: Step4Solution.CoreDataActor.shared.preconditionIsolated()
-    }
+    expectNoViolations(
+      subject.container().removeAllViolations(),
+      while: "50 tasks renamed the entity the controller keeps as a property",
+      lesson: Self.lesson)
+    expect(
+      kept.map { names.contains($0) } == true && stored == [kept ?? ""],
+      observed: "the controller holds \(String(describing: kept)), the store \(stored)",
+      lesson: Self.lesson)
   }
 }

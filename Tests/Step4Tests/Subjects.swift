@@ -2,6 +2,7 @@ import Foundation
 import ManagedObjectCore
 import Step4
 import Step4Solution
+import Synchronization
 import Testing
 import WorkshopSupport
 
@@ -48,10 +49,23 @@ struct Subject: Sendable, CustomTestStringConvertible {
   let isOnContextQueue: @Sendable () -> Bool
   /// A new executor of this side's type, on a context of its own.
   let makeExecutor: @Sendable (String) -> any SerialExecutor
-  /// The executor's answer to `isIsolatingCurrentContext()` inside and outside `perform`.
-  let isolationAnswers: @Sendable () async -> (inside: Bool?, outside: Bool?)
+  /// The side's `CoreDataExecutor.shared`, the executor the actor names.
+  let sharedExecutor: @Sendable () -> any SerialExecutor
+  /// `CoreDataActor.shared` and `ContextContainer.shared`, the context its executor should use.
+  let shared: ActorAndContext
+  /// Another global actor on an executor of this side's type, with a context of its own.
+  let spare: ActorAndContext
 
   var testDescription: String { side.rawValue }
+
+  /// Whether `CoreDataActor` names `CoreDataExecutor.shared` as its executor (else it keeps the
+  /// default one, or names another).
+  var executorInstalled: Bool {
+    let executor = sharedExecutor()
+    return withExtendedLifetime(executor) {
+      sameExecutor(actor.unownedExecutor, executor.asUnownedSerialExecutor())
+    }
+  }
 
   static let all: [Subject] = [
     Subject(
@@ -64,10 +78,8 @@ struct Subject: Sendable, CustomTestStringConvertible {
       actor: Step4.CoreDataActor.shared,
       isOnContextQueue: { Step4.ContextContainer.shared.isOnContextQueue },
       makeExecutor: { Step4.CoreDataExecutor(container: Step4.ContextContainer(name: $0)) },
-      isolationAnswers: {
-        await askIsolation(
-          of: Step4.CoreDataExecutor.shared, perform: Step4.ContextContainer.shared.perform)
-      }),
+      sharedExecutor: { Step4.CoreDataExecutor.shared },
+      shared: .yourCoreDataActor, spare: .yourSpare),
     Subject(
       side: .solution, container: { Step4Solution.ContextContainer.shared.persistentContainer },
       makeController: { Step4Solution.CoreDataController() },
@@ -81,11 +93,8 @@ struct Subject: Sendable, CustomTestStringConvertible {
       makeExecutor: {
         Step4Solution.CoreDataExecutor(container: Step4Solution.ContextContainer(name: $0))
       },
-      isolationAnswers: {
-        await askIsolation(
-          of: Step4Solution.CoreDataExecutor.shared,
-          perform: Step4Solution.ContextContainer.shared.perform)
-      }),
+      sharedExecutor: { Step4Solution.CoreDataExecutor.shared },
+      shared: .solutionCoreDataActor, spare: .solutionSpare),
   ].filter(\.side.isSelected)
 }
 
@@ -118,18 +127,44 @@ func isOnQueue(on actor: isolated any Actor, _ isOnContextQueue: @Sendable () ->
   isOnContextQueue()
 }
 
-/// Waits at `barrier` in a job of `actor`.
-func meet(on actor: isolated any Actor, _ barrier: Barrier) -> Bool {
-  barrier.arriveAndWait(timeout: meetingTimeout)
+/// Waits at `barrier` in a job of `actor`, when another job of the actor could run meanwhile.
+/// A job that holds the context's serial queue needs no waiting: no other block of the queue
+/// runs until it returns (a job run inline, nested in it, is looked at on its own).
+func meet(
+  on actor: isolated any Actor, _ barrier: Barrier, holdsTheQueue: @Sendable () -> Bool
+) -> Bool {
+  guard !holdsTheQueue() else { return false }
+  return barrier.arriveAndWait(timeout: meetingTimeout)
 }
 
 /// Two jobs of `actor` meet at a barrier only if they run at the same time.
-func jobsOverlap(on actor: any Actor) async -> Bool {
+func jobsOverlap(on actor: any Actor, holdsTheQueue: @escaping @Sendable () -> Bool) async -> Bool {
   let barrier = Barrier(parties: 2)
-  async let first = meet(on: actor, barrier)
-  async let second = meet(on: actor, barrier)
+  async let first = meet(on: actor, barrier, holdsTheQueue: holdsTheQueue)
+  async let second = meet(on: actor, barrier, holdsTheQueue: holdsTheQueue)
   let (met, metToo) = await (first, second)
   return met && metToo
+}
+
+/// True when a task started in a job of `actor` runs its first job while that job still runs:
+/// `enqueue`, called from the job, ran the new job at once, nested in it.
+func taskRunsInsideTheJob(on actor: isolated any Actor) async -> Bool {
+  let stillRunning = Switch()
+  // The task captures the isolated `actor`: Task.init hands its first job to the actor's
+  // executor, from inside this job.
+  let task = Task { isOn(stillRunning, on: actor) }
+  stillRunning.turnOff()
+  return await task.value
+}
+
+func isOn(_ flag: Switch, on actor: isolated any Actor) -> Bool { flag.isOn }
+
+/// On until turned off, read from any thread.
+final class Switch: Sendable {
+  private let value = Mutex(true)
+
+  func turnOff() { value.withLock { $0 = false } }
+  var isOn: Bool { value.withLock { $0 } }
 }
 
 /// A counter that only code isolated to the actor under test reads and writes: a serial
@@ -153,16 +188,36 @@ func increments(_ count: Int, on actor: any Actor) async throws -> Int {
   return tally.value
 }
 
-/// What `executor` answers to `isIsolatingCurrentContext()` (SE-0471, macOS 26, the package's
-/// minimum) inside a block of `perform`, and outside any.
-func askIsolation(
-  of executor: some SerialExecutor,
-  perform: (@escaping @Sendable () -> Void) -> Void
-) async -> (inside: Bool?, outside: Bool?) {
-  let inside = await withCheckedContinuation { continuation in
-    perform { continuation.resume(returning: executor.isIsolatingCurrentContext()) }
+/// What an executor answered to `isIsolatingCurrentContext()` (SE-0471, macOS 26, the
+/// package's minimum).
+struct IsolationAnswers: Sendable {
+  /// Inside a block of its own context's perform: yes.
+  let inside: Bool?
+  /// Outside any perform: no.
+  let outside: Bool?
+  /// Inside a block of another context's perform: no.
+  let elsewhere: Bool?
+
+  var agree: Bool { inside == true && outside == false && elsewhere == false }
+
+  var described: String {
+    "\(String(describing: inside)) inside its context's perform, \(String(describing: outside)) "
+      + "outside, and \(String(describing: elsewhere)) inside another context's perform"
   }
-  return (inside, executor.isIsolatingCurrentContext())
+}
+
+/// What `place`'s executor answers inside its context's perform, outside any, and inside the
+/// perform of `other`'s context.
+func askIsolation(of place: ActorAndContext, other: ActorAndContext) async -> IsolationAnswers {
+  let executor = place.executor
+  let inside = await withCheckedContinuation { continuation in
+    place.container.perform { continuation.resume(returning: executor.isIsolatingCurrentContext()) }
+  }
+  let elsewhere = await withCheckedContinuation { continuation in
+    other.container.perform { continuation.resume(returning: executor.isIsolatingCurrentContext()) }
+  }
+  return IsolationAnswers(
+    inside: inside, outside: executor.isIsolatingCurrentContext(), elsewhere: elsewhere)
 }
 
 /// How long a job waits at the barrier for the other one.

@@ -143,6 +143,28 @@ func runsOnItsModelExecutor(_ handler: any Handler) -> Bool {
   identity(of: handler.unownedExecutor) == identity(of: handler.executor.asUnownedSerialExecutor())
 }
 
+/// True when `handler` is a default actor, as the untouched starter's are: its executor reference
+/// names the actor itself.
+func isDefaultActor(_ handler: any Handler) -> Bool {
+  identity(of: handler.unownedExecutor) == UInt(bitPattern: ObjectIdentifier(handler))
+}
+
+extension Step6Tests {
+  /// Before a check runs a job on `handlers`: each runs its jobs on the executor it keeps, or is
+  /// a default actor. Any other executor was made for the call (and freed at once) or is shared:
+  /// a job on a freed one ends the process, and every other check's result with it, so the
+  /// check stops here with the lesson instead.
+  static func requireRunnableExecutors(_ handlers: any Handler...) throws {
+    let others = handlers.filter { !runsOnItsModelExecutor($0) && !isDefaultActor($0) }
+    try require(
+      others.isEmpty,
+      observed: "a model actor's unownedExecutor is neither the executor in its modelExecutor "
+        + "nor the runtime's default: it hands out another one (made on each call, or shared by "
+        + "every model actor), so the check runs no job on it",
+      lesson: oneExecutorLesson)
+  }
+}
+
 /// The first word of an unowned executor reference: the executor object's address.
 private func identity(of executor: UnownedSerialExecutor) -> UInt {
   withUnsafeBytes(of: executor) { $0.load(as: UInt.self) }

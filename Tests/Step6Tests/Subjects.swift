@@ -15,7 +15,8 @@ protocol Handler: Actor {
   func isOnOwnQueue() -> Bool
   /// The actor's `modelExecutor`, to ask it the runtime's isolation questions.
   nonisolated var executor: any SerialExecutor { get }
-  /// The context the actor's executor runs on, compared, never used, by the checks.
+  /// The context the actor's executor runs on, compared, or made read-only (a thread-safe
+  /// setting), by the checks: never used.
   nonisolated var context: ManagedObjectContext { get }
   /// `copyNote(_:from:)`, with a source of the same side.
   func copyNote(_ id: ManagedObjectID, fromHandler source: any Handler) async throws

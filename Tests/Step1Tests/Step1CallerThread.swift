@@ -1,0 +1,146 @@
+import Dispatch
+import ManagedObjectCore
+import Synchronization
+import Testing
+import WorkshopSupport
+
+/// Whether the caller's thread stays free while the context works, for the async methods that
+/// save and for the one that only reads. `performAndWait` in async code
+/// records no violation and gets every value right: only the blocked thread shows it.
+extension Step1Tests {
+  static let callerThreadCheck = Self.step.check(
+    "configure() and rename(to:) do not block the caller's thread", .failsOnStarter)
+
+  static let callerThreadLesson = Self.step.lesson(
+    rule: "In async code, await the context: the caller's task suspends, its thread is free, "
+      + "and the block runs on the context's queue. `performAndWait` (or no perform at all) "
+      + "runs the work on the caller's thread, one of the few threads of the cooperative pool, "
+      + "and blocks it while the context is busy.",
+    hint: "In an async method, await the context's asynchronous `perform`: `performAndWait` is "
+      + "for synchronous code.", read: "pitfalls")
+
+  /// A save observer runs inside the save, on the thread that saves. With `await moc.perform`
+  /// that is the context's queue, outside any Swift task: the caller's task is suspended and
+  /// its thread free. `performAndWait` runs the block on the caller's own thread, inside its
+  /// task, and blocks that thread of the cooperative pool until the block is done.
+  @Test(
+    "configure() and rename(to:) do not block the caller's thread",
+    arguments: Subject.all)
+  func callerThreadIsFree(_ subject: Subject) async {
+    await exam(subject.side, Self.callerThreadCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step1-caller-thread")
+      let sites = SavesInATask()
+      let token = container.addSaveObserver { _ in
+        if withUnsafeCurrentTask(body: { $0 != nil }) { sites.record() }
+      }
+      defer { container.removeSaveObserver(token) }
+      let controller = subject.make(container)
+      sites.enter("configure()")
+      try await controller.configure()
+      sites.enter("rename(to:)")
+      try await controller.rename(to: "free")
+      let blocked = sites.recorded
+      expect(
+        blocked.isEmpty,
+        observed: "the save of \(blocked.joined(separator: " and of ")) ran inside the "
+          + "caller's Swift task, on its cooperative-pool thread, which waited blocked "
+          + "until the block was done",
+        lesson: Self.callerThreadLesson)
+    }
+  }
+
+  static let readThreadCheck = Self.step.check(
+    "name() leaves the caller's thread free while the context is busy", .passesOnStarter)
+
+  /// A read saves nothing, so no save observer sees it: `name()` is called from a thread of its
+  /// own while a block holds the context, and another job for that thread must get to run before
+  /// the context is free again.
+  @Test(
+    "name() leaves the caller's thread free while the context is busy", arguments: Subject.all)
+  func readLeavesTheThreadFree(_ subject: Subject) async {
+    await exam(subject.side, Self.readThreadCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step1-read-thread")
+      let controller = subject.make(container)
+      try await controller.configure()
+      let context = try Self.keptContext(of: controller, lesson: Self.callerThreadLesson)
+      let free = try await Self.threadStaysFree(whileReading: controller, context: context)
+      expect(
+        free,
+        observed: "name(), called while the context was busy, held its thread: no other job got "
+          + "to run on it until the context was free",
+        lesson: Self.step.lesson(
+          rule: "A read is context work too: in async code it awaits the context like a save, "
+            + "and leaves the caller's thread free while the context is busy. `performAndWait` "
+            + "holds that thread, one of the few of the cooperative pool, until it is free.",
+          hint: "In name() too, await the context's asynchronous `perform` and return the value "
+            + "from the block.", read: "pitfalls"))
+    }
+  }
+
+  /// Calls `name()` on a thread of its own while a block holds `context`, and reports whether
+  /// another job got that thread meanwhile. A caller that awaits `perform` is suspended there;
+  /// one in `performAndWait` holds the thread until the context is free.
+  static func threadStaysFree(
+    whileReading controller: any Controller, context: ManagedObjectContext
+  ) async throws -> Bool {
+    let busy = Gate()
+    let release = Gate()
+    occupy(context, opening: busy, until: release)
+    defer { release.open() }
+    guard await busy.opened() else { return true }
+    let thread = OneThreadExecutor("step1-name-caller")
+    let reading = Task(executorPreference: thread) { await controller.name() }
+    // Each yield goes to the back of the thread's queue: behind every hop of the read (onto the
+    // actor, into perform), so the probe finishes only if the read let go of the thread.
+    let probe = Task(executorPreference: thread) {
+      for _ in 0..<8 { await Task.yield() }
+    }
+    let free = try await finishes(within: .seconds(1), "another job on name()'s thread") {
+      await probe.value
+    }
+    release.open()
+    _ = try await withTimeout(defaultWaitTimeout, "name() once the context is free") {
+      await reading.value
+    }
+    return free
+  }
+
+  /// Enqueues a block that holds `context` until `release` opens (bounded). Synchronous, so that
+  /// `perform` is the fire-and-forget overload.
+  static func occupy(_ context: ManagedObjectContext, opening busy: Gate, until release: Gate) {
+    context.perform {
+      busy.open()
+      release.wait(timeout: .seconds(5))
+    }
+  }
+}
+
+/// A task executor with one serial queue, so one thread: a job that blocks holds it.
+final class OneThreadExecutor: TaskExecutor {
+  private let queue: DispatchQueue
+
+  init(_ label: String) {
+    queue = DispatchQueue(label: label)
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedTaskExecutor()
+    queue.async { job.runSynchronously(on: executor) }
+  }
+
+  /// Runs nothing else until `gate` opens (bounded), for a check that keeps a resumed caller
+  /// from going on.
+  func hold(until gate: Gate) {
+    queue.async { gate.wait(timeout: .seconds(5)) }
+  }
+}
+
+/// The calls whose saves ran inside a Swift task, as a save observer sees them.
+final class SavesInATask: Sendable {
+  private let state = Mutex((call: "", recorded: [String]()))
+
+  func enter(_ call: String) { state.withLock { $0.call = call } }
+  func record() { state.withLock { $0.recorded.append($0.call) } }
+  var recorded: [String] { state.withLock { $0.recorded } }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import WorkshopSupport
+
+/// The Step 1 scenarios in which a call throws: a `try!` there (or a force unwrap of what a
+/// failed lookup left nil) ends the process. Each runs in a child process, an exit test that
+/// captures the scenario and the subject by name, so that such an answer fails its check with
+/// a lesson and the other checks still report. A stretch task's stub that says "not started" in
+/// the child says it to the parent's check too (`ChildCheck.runStretch`).
+enum Step1Scenario: String, Codable, Sendable {
+  case failedSave
+  case deletedElsewhere
+  case failedDelete
+  case deleteDeletedElsewhere
+
+  var check: ExamCheck {
+    switch self {
+    case .failedSave: Step1Tests.failedSaveCheck
+    case .deletedElsewhere: Step1Tests.deletedElsewhereCheck
+    case .failedDelete: Step1Tests.failedDeleteCheck
+    case .deleteDeletedElsewhere: Step1Tests.deleteDeletedElsewhereCheck
+    }
+  }
+
+  func run(_ subject: Subject) async throws {
+    switch self {
+    case .failedSave: try await Step1Tests.failedSave(subject)
+    case .deletedElsewhere: try await Step1Tests.renameDeletedElsewhere(subject)
+    case .failedDelete: try await Step1Tests.failedDelete(subject)
+    case .deleteDeletedElsewhere: try await Step1Tests.deleteDeletedElsewhere(subject)
+    }
+  }
+}
+
+extension Step1Tests {
+  static let endedTheProcess = step.lesson(
+    rule: "An error thrown inside `perform` belongs to the caller: the block rethrows it, and "
+      + "the async method throws it on. `try!` turns it into a crash that ends the app.",
+    hint: "Write `try` inside the block and `try await` on the call, and let the method throw: "
+      + "no `try!`, no force unwrap of a lookup that can fail.",
+    read: "pitfall-perform-in-an-async-function")
+
+  /// Runs `scenario` for `subject` in a child process (Swift 6.3's exit tests), else in this one.
+  ///
+  /// In verify mode the sides are the untouched starter and the reference, neither of which
+  /// crashes, so the scenario runs here, as Step 5's do (a parent waits for its child on a thread
+  /// of the cooperative pool). The attendee's runs and the wrong-answer gate take the child.
+  static func inChildProcess(_ scenario: Step1Scenario, _ subject: Subject) async throws {
+    if isVerifyMode {
+      try await scenario.run(subject)
+      return
+    }
+    let result = await #expect(
+      processExitsWith: .success, observing: [\.standardErrorContent],
+      "the scenario must finish without ending its process"
+    ) {
+      [
+        side = subject.side as ExamSide, shape = subject.shape as String,
+        scenario = scenario as Step1Scenario
+      ] in
+      guard let subject = Subject.every.first(where: { $0.side == side && $0.shape == shape })
+      else { return }
+      if scenario.check.starter == .stretch {
+        await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }
+      } else {
+        await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+      }
+    }
+    if scenario.check.starter == .stretch {
+      ChildCheck.reportStretch(result, died: endedTheProcess)
+    } else {
+      ChildCheck.report(result, died: endedTheProcess)
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import ManagedObjectCore
+import Synchronization
+import Testing
+import WorkshopSupport
+
+/// Where the controller's work runs: in a background context of its own, without blocking the
+/// caller's thread, and with nothing handed to an unstructured Task. No value shows these: a
+/// `performAndWait`, the view context or a `Task` gets every name right.
+extension Step2Tests {
+  static let whereItRunsCheck = step.check(
+    "configure(name:) and update(_:) save from background contexts without blocking the caller",
+    .passesOnStarter)
+
+  /// A save observer runs inside the save: inside the caller's Swift task means the block ran
+  /// on the caller's thread (`performAndWait`). The view context, which belongs to the UI, must
+  /// be left alone: it registers no entity.
+  @Test(
+    "configure(name:) and update(_:) save from background contexts without blocking the caller",
+    arguments: Subject.all)
+  func savesFromBackgroundContexts(_ subject: Subject) async {
+    await exam(subject.side, Self.whereItRunsCheck, subject: subject.testDescription) {
+      let container = PersistentContainer(name: "step2-where")
+      let inTask = Mutex<[String]>([])
+      let token = container.addSaveObserver { change in
+        if withUnsafeCurrentTask(body: { $0 != nil }) {
+          inTask.withLock { $0.append(change.contextName ?? "a context") }
+        }
+      }
+      defer { container.removeSaveObserver(token) }
+      let controller = subject.make(container)
+      try await Self.teaching { try await controller.configure(name: "where") }
+      try await Self.teaching { try await controller.update("where else") }
+      let view = container.viewContext
+      let onTheView = await view.perform { view.registeredObjects.count }
+      let blocked = inTask.withLock { $0 }
+      expect(
+        blocked.isEmpty && onTheView == 0,
+        observed: (blocked.isEmpty
+          ? ""
+          : "the save of \(blocked.joined(separator: " and of ")) ran inside the caller's "
+            + "Swift task, on its thread, which waited blocked; ")
+          + "the view context holds \(onTheView) object(s)",
+        lesson: Self.step.lesson(
+          rule: "Each operation makes a background context of its own and awaits its `perform`: "
+            + "the caller's thread stays free, and the view context, which belongs to the UI, "
+            + "is left alone.",
+          hint: "`container.newBackgroundContext()` in each method, and `try await moc.perform "
+            + "{ … }`: `performAndWait` is for synchronous code.", read: "the-fix"))
+    }
+  }
+
+  static let noTaskCheck = step.check(
+    "the controller starts no unstructured Task: each method's work is done when it returns",
+    .passesOnStarter)
+
+  @Test(
+    "the controller starts no unstructured Task: each method's work is done when it returns",
+    arguments: Subject.all)
+  func startsNoTask(_ subject: Subject) async {
+    await exam(subject.side, Self.noTaskCheck, subject: subject.testDescription) {
+      let tasks = try sourceFiles(of: subject.side, folder: "Step2-ObjectIDRefetch").flatMap {
+        file in ["Task {", "Task(", "Task.detached"].flatMap { file.lines(containing: $0) }
+      }
+      expect(
+        tasks.isEmpty,
+        observed: "unstructured tasks in the source:\n  " + tasks.joined(separator: "\n  "),
+        lesson: Self.step.lesson(
+          rule: "A method is done when it returns: work in a `Task { … }` (setting a merge "
+            + "policy, a save) runs on after the return, races with what follows, and its "
+            + "errors go nowhere.",
+          hint: "Do the work in the method itself, before or inside the awaited `perform`.",
+          read: "the-fix"))
+    }
+  }
+}
