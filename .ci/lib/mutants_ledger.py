@@ -9,12 +9,17 @@ A ledger entry is a mutant's id on a line of its own, then one indented line:
     CoreDataController.swift · try to try? · try self.moc.save() · 2
       killed by: <the name of the check that now kills it>
 
+    ModelActorExecutor.swift · return early · context.isInPerformScope · 1
+      optional: <the starter's TODO that makes this part optional, and what the mutant keeps>
+
 Lines starting with `#` are comments."""
 
 import re
 import subprocess
 
-KINDS = ("equivalent", "killed by")
+KINDS = ("equivalent", "killed by", "optional")
+# Kinds of entry whose mutant must survive: left out of the score, and counted apart.
+SURVIVING_KINDS = ("equivalent", "optional")
 
 
 class Entry:
@@ -36,10 +41,10 @@ def read_ledger(path, step):
                 problems.append(f"{where}: the entry above has no `equivalent:` or `killed by:`")
             pending = (line.strip(), number)
             continue
-        m = re.match(r"\s+(equivalent|killed by):\s*(.+)$", line)
+        m = re.match(r"\s+(equivalent|killed by|optional):\s*(.+)$", line)
         if pending is None or m is None:
-            problems.append(f"{where}: expected a mutant's id, then `  equivalent: <reason>` or "
-                            "`  killed by: <check>`")
+            problems.append(f"{where}: expected a mutant's id, then `  equivalent: <reason>`, "
+                            "`  optional: <reason>` or `  killed by: <check>`")
             pending = None
             continue
         mutant, at = pending
@@ -107,15 +112,18 @@ def gate(results, ledgers, every_id):
                                 f"solution changed?): {entry.mutant}")
     for mutant, verdict in results:
         entry = ledgers.get(mutant.step, {}).get(mutant.id)
-        if verdict.kind == Verdict.SURVIVED and entry is None:
+        if verdict.kind == Verdict.NO_LESSON:
+            problems.append(f"{mutant.step}: killed without a lesson ({verdict.detail}): every "
+                            f"kill must teach: {mutant.id}")
+        elif verdict.kind == Verdict.SURVIVED and entry is None:
             problems.append(f"{mutant.step}: survived, with no ledger entry: {mutant.id}")
         elif entry is None:
             continue
         elif entry.kind == "killed by" and entry.value not in verdict.failed:
             problems.append(f"{mutant.step}.ledger:{entry.line}: '{entry.value}' was to kill it, "
                             f"but it {verdict.kind}: {mutant.id}")
-        elif entry.kind == "equivalent" and verdict.kind != Verdict.SURVIVED:
+        elif entry.kind in SURVIVING_KINDS and verdict.kind != Verdict.SURVIVED:
             by = f" by '{verdict.failed[0]}'" if verdict.failed else ""
-            problems.append(f"{mutant.step}.ledger:{entry.line}: marked equivalent, but it was "
+            problems.append(f"{mutant.step}.ledger:{entry.line}: marked {entry.kind}, but it was "
                             f"{verdict.kind}{by}: remove the entry: {mutant.id}")
     return problems
