@@ -1,55 +1,137 @@
 import Foundation
+import ManagedObjectCore
 import Testing
 import WorkshopSupport
 
-/// The Step 5 scenarios that cancel waiting callers. A wrong answer there can resume a waiter
-/// twice, which ends the process, so each runs in a child process; an exit test captures the
-/// scenario by name.
+/// Every Step 5 scenario that runs your scheduler. A wrong answer can end the process there: a
+/// waiter resumed twice, a `try!` or a `!` that fails. So on your side each runs in a child
+/// process (an exit test, which captures the scenario by name), and such an answer fails its own
+/// check with a lesson while the other checks' results stand.
 enum ChildScenario: String, Codable, Sendable {
+  case increments
+  case readsOverlap
+  case writesRunAlone
+  case fairness
+  case throwing
   case cancelledWhileWaiting
-  case cancelledWaiterStaysEmptyHanded
+  case readOnly
+  case failedWrite
+  case reentry
+  case otherScheduler
   case cancelledBeforeJoining
   case threeWaitingWritesCancelled
+  case leaveAdmits
+  case cancelledWaiterStaysEmptyHanded
+  case twoReaders
+  case readsTogether
+  case timedWrite
+  /// Not a check: a capped write on a free slot, to hear whether the stretch task's stub still
+  /// says "not started".
+  case stretchStub
 
   var check: ExamCheck {
     switch self {
+    case .increments: Step5Tests.incrementsCheck
+    case .readsOverlap: Step5Tests.readsOverlapCheck
+    case .writesRunAlone: Step5Tests.exclusiveCheck
+    case .fairness: Step5Tests.fairnessCheck
+    case .throwing: Step5Tests.throwingCheck
     case .cancelledWhileWaiting: Step5Tests.cancellationCheck
-    case .cancelledWaiterStaysEmptyHanded: Step5Tests.cancelledHoldsNothingCheck
+    case .readOnly: Step5Tests.readOnlyCheck
+    case .failedWrite: Step5Tests.freshContextCheck
+    case .reentry: Step5Tests.reentryCheck
+    case .otherScheduler: Step5Tests.otherSchedulerCheck
     case .cancelledBeforeJoining: Step5Tests.cancelledBeforeCheck
     case .threeWaitingWritesCancelled: Step5Tests.resumedOnceCheck
+    case .leaveAdmits: Step5Tests.leaveAdmitsCheck
+    case .cancelledWaiterStaysEmptyHanded: Step5Tests.cancelledHoldsNothingCheck
+    case .twoReaders: Step5Tests.twoReadersCheck
+    case .readsTogether: Step5Tests.readsTogetherCheck
+    case .timedWrite, .stretchStub: Step5Tests.timedWriteCheck
     }
   }
 
   func run(_ subject: Subject) async throws {
     switch self {
+    case .increments: try await Step5Tests.hundredIncrements(subject)
+    case .readsOverlap: try await Step5Tests.fourReads(subject)
+    case .writesRunAlone: try await Step5Tests.writeAlone(subject)
+    case .fairness: try await Step5Tests.readBehindWaitingWrite(subject)
+    case .throwing: try await Step5Tests.blocksThatThrow(subject)
     case .cancelledWhileWaiting: try await Step5Tests.cancelledWhileWaiting(subject)
+    case .readOnly: try await Step5Tests.readThatSaves(subject)
+    case .failedWrite: try await Step5Tests.writeAfterFailedWrite(subject)
+    case .reentry: try await Step5Tests.callBackIn(subject)
+    case .otherScheduler: try await Step5Tests.callAnotherScheduler(subject)
+    case .cancelledBeforeJoining: try await Step5Tests.cancelledBeforeJoining(subject)
+    case .threeWaitingWritesCancelled: try await Step5Tests.threeWaitingWritesCancelled(subject)
+    case .leaveAdmits: try await Step5Tests.cancelledWriteWithReadsBehind(subject)
     case .cancelledWaiterStaysEmptyHanded:
       try await Step5Tests.cancelledWaiterStaysEmptyHanded(subject)
-    case .cancelledBeforeJoining: try await Step5Tests.cancelledBeforeJoining(subject)
-    case .threeWaitingWritesCancelled: try await Step5Tests.cancelThreeWaitingWrites(subject)
+    case .twoReaders: try await Step5Tests.readBehindWriteBehindTwoReads(subject)
+    case .readsTogether: try await Step5Tests.threeReadsBehindAWrite(subject)
+    case .timedWrite: try await Step5Tests.cappedWrites(subject)
+    case .stretchStub:
+      let (_, scheduler) = try await Step5Tests.setUp(subject)
+      // The task is started inside `reported`, so it inherits the listener that prints a
+      // stub's call to standard error, where the parent reads it.
+      let call = StretchStubs.reported {
+        Task { try await scheduler.write(waitingAtMost: .seconds(5)) { _ in } }
+      }
+      try await call.value
     }
   }
 }
 
 extension Step5Tests {
-  static let endedTheProcess = step.lesson(
-    rule: "A waiter is resumed exactly once: by the cancellation handler that takes it out of the "
-      + "queue, or by the release that admits it, never by both.",
-    hint:
-      "On cancel, remove the waiter from the queue under the lock, and resume only a continuation "
-      + "you removed.", read: "the-foil")
+  /// Why the process ended, read from what it wrote last: each way has its own lesson.
+  static func lesson(forDeathOf check: ExamCheck, saying standardError: String) -> Lesson {
+    if standardError.contains("more than once") {
+      return step.lesson(
+        rule: "A waiter is resumed exactly once: by the cancellation handler (or timer) that "
+          + "takes it out of the queue, or by the release that admits it, never by both.",
+        hint: "Resume only a continuation you removed from the queue, under the lock; a waiter "
+          + "that is no longer there was resumed by someone else.", read: "leaving-the-queue")
+    }
+    if standardError.contains("WATCHDOG"), let stuck = check.whenStuck {
+      return stuck
+    }
+    return step.lesson(
+      rule: "Nothing in the scheduler may stop the process: every caller's work would end with "
+        + "it. A waiter that is already gone, a sleep that is cancelled, an error that is thrown "
+        + "are ordinary paths, not impossible ones.",
+      hint: "No `!` or `try!` in the scheduler: `guard let` what may be missing, and `try?` (or "
+        + "catch) what may throw, such as a cancelled `Task.sleep`.", read: "leaving-the-queue")
+  }
 
-  /// Runs `scenario` for `subject` in a child process (Swift 6.3's exit tests), else in this one.
-  ///
-  /// In verify mode the sides are the untouched starter and the reference, which cannot resume a
-  /// waiter twice, so the scenario runs here: a parent waits for its child on a thread of the
-  /// cooperative pool, and children that live for seconds (the starter's bounded waits) would
-  /// hold the pool of a 2-core machine away from every other check. The attendee's runs and the
-  /// wrong-answer gate take the child.
+  /// Runs `scenario` for `subject`: in this process for the solution and in verify mode (the
+  /// untouched starter and the reference cannot end a process, and a child keeps a thread of
+  /// the parent waiting), else in a child process (Swift 6.3's exit tests).
   static func inChildProcess(_ scenario: ChildScenario, _ subject: Subject) async throws {
-    if isVerifyMode {
+    if isVerifyMode || subject.side == .solution {
       try await scenario.run(subject)
       return
+    }
+    try await withTaskExecutorPreference(OffThePoolExecutor.shared) {
+      try await runInChild(scenario, subject)
+    }
+  }
+
+  /// The exit tests themselves. Swift Testing's parent side reads the child's output with
+  /// blocking reads: run on the cooperative pool (two threads on a 2-core machine), two children
+  /// at once would stall every other check of the run while they live.
+  private static func runInChild(_ scenario: ChildScenario, _ subject: Subject) async throws {
+    if scenario.check.starter == .stretch {
+      // The child's issues reach this process as they happen, before its standard error is
+      // read: hear the stub first, in a child of its own.
+      let stub = await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent],
+        "a capped write on a free slot must finish without ending its process"
+      ) { [side = subject.side as ExamSide] in
+        guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
+        try? await ChildScenario.stretchStub.run(subject)
+      }
+      StretchStubs.relay(String(decoding: stub?.standardErrorContent ?? [], as: UTF8.self))
     }
     let result = await #expect(
       processExitsWith: .success, observing: [\.standardErrorContent],
@@ -58,6 +140,21 @@ extension Step5Tests {
       guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
       await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
     }
-    ChildCheck.report(result, died: endedTheProcess)
+    let said = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    ChildCheck.report(result, died: lesson(forDeathOf: scenario.check, saying: said))
+  }
+}
+
+/// Runs each job of the tasks that prefer it on a serial Dispatch queue of its own, which gets a
+/// thread of its own while others block, instead of on the cooperative pool.
+final class OffThePoolExecutor: TaskExecutor {
+  static let shared = OffThePoolExecutor()
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedTaskExecutor()
+    DispatchQueue(label: "workshop.step5.child-process").async {
+      job.runSynchronously(on: executor)
+    }
   }
 }
