@@ -84,25 +84,17 @@ enum ChildScenario: String, Codable, Sendable {
 }
 
 extension Step5Tests {
-  /// Why the process ended, read from what it wrote last: each way has its own lesson.
-  static func lesson(forDeathOf check: ExamCheck, saying standardError: String) -> Lesson {
-    if standardError.contains("more than once") {
-      return step.lesson(
-        rule: "A waiter is resumed exactly once: by the cancellation handler (or timer) that "
-          + "takes it out of the queue, or by the release that admits it, never by both.",
-        hint: "Resume only a continuation you removed from the queue, under the lock; a waiter "
-          + "that is no longer there was resumed by someone else.", read: "leaving-the-queue")
-    }
-    if standardError.contains("WATCHDOG"), let stuck = check.whenStuck {
-      return stuck
-    }
-    return step.lesson(
-      rule: "Nothing in the scheduler may stop the process: every caller's work would end with "
-        + "it. A waiter that is already gone, a sleep that is cancelled, an error that is thrown "
-        + "are ordinary paths, not impossible ones.",
-      hint: "No `!` or `try!` in the scheduler: `guard let` what may be missing, and `try?` (or "
-        + "catch) what may throw, such as a cancelled `Task.sleep`.", read: "leaving-the-queue")
-  }
+  /// Why the process ended. Swift Testing hands over the child's output only when it exited as
+  /// expected, so a crash is taught by its two usual causes; the failed expectation above the
+  /// lesson says how the child ended.
+  static let endedTheProcess = step.lesson(
+    rule: "Nothing in the scheduler may stop the process, and a continuation resumed twice does: "
+      + "a waiter is resumed exactly once, by the release that admits it or by the cancellation "
+      + "(or timer) that takes it out of the queue. A waiter already gone, a cancelled sleep, a "
+      + "thrown error are ordinary paths: a `!` or `try!` there stops every caller's work.",
+    hint: "Resume only a continuation you removed from the queue, under the lock; `guard let` "
+      + "what may be missing, `try?` what may throw (a cancelled `Task.sleep`).",
+    read: "leaving-the-queue")
 
   /// Runs `scenario` for `subject`: in this process for the solution and in verify mode (the
   /// untouched starter and the reference cannot end a process, and a child keeps a thread of
@@ -140,8 +132,7 @@ extension Step5Tests {
       guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
       await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
     }
-    let said = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    ChildCheck.report(result, died: lesson(forDeathOf: scenario.check, saying: said))
+    ChildCheck.report(result, died: endedTheProcess)
   }
 }
 
