@@ -19,14 +19,20 @@ extension Step5Tests {
     }
   }
 
+  /// Two writes wait behind a running one; the one at the back is cancelled. It alone leaves,
+  /// with CancellationError: the one ahead of it keeps its place and runs in its turn.
   static func cancelledWhileWaiting(_ subject: Subject) async throws {
     let (_, scheduler) = try await Self.setUp(subject)
     let holder = await SlotHolder.take(scheduler)
     defer { holder.letGo() }
-    let (queued, outcomes) = try await holder.cancelWaitingWrites(1, on: scheduler)
+    let ahead = HeldCall(scheduler)
+    ahead.letGo()
+    let (queued, outcomes) = try await holder.cancelWaitingWrites(
+      1, on: scheduler, behind: 1, noneOf: [ahead.started])
     let outcome = outcomes[0]
     let left = scheduler.waitingCount
     try await holder.release()
+    let aheadRan = try await ahead.outcome()
     let next = try await withTimeout(.seconds(20), "a write after the cancelled one") {
       try await scheduler.write { _ in "next" }
     }
@@ -36,16 +42,20 @@ extension Step5Tests {
     } else {
       wasCancelled = false
     }
+    var aheadSucceeded = false
+    if case .success = aheadRan { aheadSucceeded = true }
     expect(
-      queued && wasCancelled && left == 0 && next == "next",
-      observed: "the caller \(queued ? "waited" : "never waited"), then got \(outcome) "
-        + "while the slot was taken; \(left) caller(s) still queued",
+      queued && wasCancelled && left == 1 && aheadSucceeded && next == "next",
+      observed: "behind a running write, two writes \(queued ? "waited" : "did not both wait"); "
+        + "the one at the back, cancelled, got \(outcome), after which \(left) caller(s) were "
+        + "queued (1 expected: the one ahead); the one ahead then got \(aheadRan)",
       lesson: Self.step.lesson(
         rule: "A caller that is cancelled while it waits stops waiting at once, with "
-          + "CancellationError, and leaves the queue.",
+          + "CancellationError, and leaves the queue; only it: the callers around it keep their "
+          + "places.",
         hint:
-          "Wait inside `withTaskCancellationHandler`; on cancel, remove the waiter and resume it "
-          + "throwing CancellationError.", read: "the-foil"))
+          "Wait inside `withTaskCancellationHandler`; on cancel, remove the waiter with this "
+          + "caller's id and resume it throwing CancellationError.", read: "the-foil"))
   }
 
   static let cancelledBeforeCheck = step.check(

@@ -51,7 +51,25 @@ enum ChildScenario: String, Codable, Sendable {
     }
   }
 
+  /// Runs the scenario; an error the scheduler threw where none was due fails the check with a
+  /// lesson, not bare. A bounded wait that ran out is left to the step's lesson for being stuck.
   func run(_ subject: Subject) async throws {
+    do {
+      try await scenario(subject)
+    } catch let error where !(error is TimeoutError) && !(error is ExamRequirementFailed) {
+      expect(
+        false, observed: "a call through the scheduler threw \(error), where none was due",
+        lesson: Step5Tests.step.lesson(
+          rule: "A call runs its block and returns its result, or rethrows the block's own "
+            + "error. It throws an error of its own only when its caller is cancelled "
+            + "(CancellationError), waited its limit (SchedulerError.timedOut) or calls from its "
+            + "own block (SchedulerError.reentrantCall).",
+          hint: "Look at the conditions under which your scheduler throws: each must hold only "
+            + "in its own case.", read: "the-rule"))
+    }
+  }
+
+  private func scenario(_ subject: Subject) async throws {
     switch self {
     case .increments: try await Step5Tests.hundredIncrements(subject)
     case .readsOverlap: try await Step5Tests.fourReads(subject)

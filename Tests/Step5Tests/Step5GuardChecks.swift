@@ -36,14 +36,17 @@ extension Step5Tests {
     } else {
       refused = false
     }
+    // A clear error says which context refused: the read's, named "read".
+    let named = refusal.map { "\($0)".contains("'read'") } ?? false
     expect(
-      refused && stored == 0,
-      observed: "the read's save \(refusal.map { "threw \($0)" } ?? "went through"); the "
+      refused && named && stored == 0,
+      observed: "the read's save \(refusal.map { "threw \"\($0)\"" } ?? "went through"); the "
         + "store holds \(stored)",
       lesson: Self.step.lesson(
         rule: "Reads run side by side because they change nothing; a read that writes would be a "
           + "write without the write's protection.",
-        hint: "Give reads a read-only context: `context.isReadOnly = true`.",
+        hint: "Give reads a read-only context named \"read\", so that its refusal says whose it "
+          + "is: `context.isReadOnly = true`.",
         read: "reads-cannot-write"))
   }
 

@@ -83,7 +83,7 @@ extension Step5Tests {
         hint: "Let the timer leave the queue the way a cancelled caller does, admitting from "
           + "the front afterwards.", read: "leaving-the-queue"))
     // A capped write that waited and got its turn, and one cancelled while it waited.
-    let (_, waitedTimer) = try await Self.watchingTasks {
+    let (late, waitedTimer) = try await Self.watchingTasks {
       let writer = await SlotHolder.take(scheduler)
       defer { writer.letGo() }
       let ran = Gate()
@@ -95,8 +95,20 @@ extension Step5Tests {
       }
       _ = await scheduler.queued(1, noneOf: [ran])
       try await writer.release()
-      return try await capped.value
+      switch await capped.result {
+      case .success(let value): return "returned \(value)"
+      case .failure(let error): return "threw \(error)"
+      }
     }
+    expect(
+      late == "returned late",
+      observed: "a write with a 30 s limit, behind a write that then ended, \(late)",
+      lesson: Self.step.lesson(
+        rule: "A capped write that gets its turn within its limit runs as any write: the limit "
+          + "is only how long it may wait.",
+        hint: "Let the timer act only if the caller still waits when it fires: start it once "
+          + "the caller is queued, and let it sleep the whole limit first.",
+        read: "stretch-task"))
     let (_, cancelledTimer) = try await Self.watchingTasks {
       let writer = await SlotHolder.take(scheduler)
       defer { writer.letGo() }

@@ -192,8 +192,9 @@ final class SlotHolder: Sendable {
   /// Sends `count` writes that wait behind the holder, cancels them once all are queued (or
   /// one of them ran, which the untouched starter does at once), and returns whether they all
   /// queued and how each ended.
+  /// `behind` callers already queued ahead of them (whose blocks open `started`) are counted.
   func cancelWaitingWrites(
-    _ count: Int, on scheduler: any Scheduler
+    _ count: Int, on scheduler: any Scheduler, behind ahead: Int = 0, noneOf started: [Gate] = []
   ) async throws -> (queued: Bool, outcomes: [Result<String, any Error>]) {
     let ran = Gate()
     let waiters = (0..<count).map { _ in
@@ -204,7 +205,7 @@ final class SlotHolder: Sendable {
         }
       }
     }
-    let queued = await scheduler.queued(count, noneOf: [ran])
+    let queued = await scheduler.queued(ahead + count, noneOf: [ran] + started)
     for waiter in waiters { waiter.cancel() }
     var outcomes: [Result<String, any Error>] = []
     for waiter in waiters {
