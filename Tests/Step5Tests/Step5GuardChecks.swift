@@ -18,14 +18,33 @@ extension Step5Tests {
 
   static func readThatSaves(_ subject: Subject) async throws {
     let (container, scheduler) = try await Self.setUp(subject)
-    var refusal: (any Error)?
-    do {
-      try await scheduler.read { context in
-        try score(named: "ann", in: context).value = 99
-        try context.save()
+    // The read is asked off the cooperative pool while every thread of the pool is held until
+    // its block has saved: a context made read-only by a task the scheduler starts (rather than
+    // before the block runs) is still writable when the block saves, every time.
+    let refusal = await withTaskExecutorPreference(OffThePoolExecutor.shared) {
+      let (letGo, held) = (Gate(), Log())
+      let width = ProcessInfo.processInfo.activeProcessorCount
+      let holders = (0..<width).map { _ in
+        Task.detached {
+          held.append("held")
+          _ = letGo.wait(timeout: .seconds(2))
+        }
       }
-    } catch {
-      refusal = error
+      _ = await eventually(within: .seconds(2)) { held.all.count == width }
+      var refusal: (any Error)?
+      do {
+        // Not through `read`: its bound runs on the pool, which is held.
+        try await scheduler.executeRead { context in
+          defer { letGo.open() }
+          try score(named: "ann", in: context).value = 99
+          try context.save()
+        }
+      } catch {
+        refusal = error
+      }
+      letGo.open()
+      for holder in holders { await holder.value }
+      return refusal
     }
     let stored = try await container.performBackgroundTask {
       try score(named: "ann", in: $0).value
