@@ -31,7 +31,8 @@ nonisolated public final class ReadWriteScheduler: Sendable {
     _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
     // TODO: wait until no write runs or waits ahead of this read, then run; release afterwards,
-    // also when the block throws. Make the context read-only (`context.isReadOnly = true`).
+    // also when the block throws. Make the context read-only (`context.isReadOnly = true`), and
+    // name it "read", so that its errors say which context refused.
     let context = container.newBackgroundContext()
     context.mergePolicy = .mergeByPropertyObjectTrump
     return try await context.perform { try block(context) }

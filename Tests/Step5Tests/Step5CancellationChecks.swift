@@ -3,9 +3,61 @@ import ManagedObjectCore
 import Testing
 import WorkshopSupport
 
-/// Cancellation at the two moments the main check does not reach: before a caller joins the
-/// queue, and a waiter resumed twice, which would end the process (so it runs in a child).
+/// Cancellation: while a caller waits, before it joins the queue, with callers behind it, and a
+/// waiter resumed twice, which would end the process (so every scenario runs in a child).
 extension Step5Tests {
+  static let cancellationCheck = step.check(
+    "a caller cancelled while waiting throws CancellationError and frees its place",
+    .failsOnStarter)
+
+  @Test(
+    "a caller cancelled while waiting throws CancellationError and frees its place",
+    arguments: Subject.all)
+  func cancellationFreesThePlace(_ subject: Subject) async {
+    await exam(subject.side, Self.cancellationCheck) {
+      try await Self.inChildProcess(.cancelledWhileWaiting, subject)
+    }
+  }
+
+  /// Two writes wait behind a running one; the one at the back is cancelled. It alone leaves,
+  /// with CancellationError: the one ahead of it keeps its place and runs in its turn.
+  static func cancelledWhileWaiting(_ subject: Subject) async throws {
+    let (_, scheduler) = try await Self.setUp(subject)
+    let holder = await SlotHolder.take(scheduler)
+    defer { holder.letGo() }
+    let ahead = HeldCall(scheduler)
+    ahead.letGo()
+    let (queued, outcomes) = try await holder.cancelWaitingWrites(
+      1, on: scheduler, behind: 1, noneOf: [ahead.started])
+    let outcome = outcomes[0]
+    let left = scheduler.waitingCount
+    try await holder.release()
+    let aheadRan = try await ahead.outcome()
+    let next = try await withTimeout(.seconds(20), "a write after the cancelled one") {
+      try await scheduler.write { _ in "next" }
+    }
+    let wasCancelled: Bool
+    if case .failure(let error) = outcome {
+      wasCancelled = error is CancellationError
+    } else {
+      wasCancelled = false
+    }
+    var aheadSucceeded = false
+    if case .success = aheadRan { aheadSucceeded = true }
+    expect(
+      queued && wasCancelled && left == 1 && aheadSucceeded && next == "next",
+      observed: "behind a running write, two writes \(queued ? "waited" : "did not both wait"); "
+        + "the one at the back, cancelled, got \(outcome), after which \(left) caller(s) were "
+        + "queued (1 expected: the one ahead); the one ahead then got \(aheadRan)",
+      lesson: Self.step.lesson(
+        rule: "A caller that is cancelled while it waits stops waiting at once, with "
+          + "CancellationError, and leaves the queue; only it: the callers around it keep their "
+          + "places.",
+        hint:
+          "Wait inside `withTaskCancellationHandler`; on cancel, remove the waiter with this "
+          + "caller's id and resume it throwing CancellationError.", read: "the-foil"))
+  }
+
   static let cancelledBeforeCheck = step.check(
     "a caller cancelled before it asks throws at once, slot free or not", .failsOnStarter)
 
@@ -19,7 +71,6 @@ extension Step5Tests {
     }
   }
 
-  /// Runs in a child process: a wrong answer may resume a waiter twice, which ends the process.
   /// The caller is cancelled before it asks twice: with the slot free, then with it taken. Both
   /// times it must throw, so that whether a cancelled caller's block runs never depends on who
   /// else holds the slot.
@@ -90,12 +141,71 @@ extension Step5Tests {
 
   /// A write holds the slot, three writes wait behind it and are cancelled, then the slot is
   /// released and one more write runs: every continuation is resumed by then.
-  static func cancelThreeWaitingWrites(_ subject: Subject) async throws {
+  static func threeWaitingWritesCancelled(_ subject: Subject) async throws {
     let (_, scheduler) = try await setUp(subject)
     let holder = await SlotHolder.take(scheduler)
     defer { holder.letGo() }
     _ = try await holder.cancelWaitingWrites(3, on: scheduler)
     try await holder.release()
     _ = try await scheduler.write { _ in "after" }
+  }
+
+  static let leaveAdmitsCheck = step.check(
+    "a waiting write that is cancelled lets the reads queued behind it start at once",
+    .failsOnStarter)
+
+  /// A waiter that leaves the queue changes its front: the reads that waited only for it may
+  /// start now, beside the read that runs. Leaving without admitting them stalls them until an
+  /// unrelated release.
+  @Test(
+    "a waiting write that is cancelled lets the reads queued behind it start at once",
+    arguments: Subject.all)
+  func cancelledWriteAdmitsReadsBehind(_ subject: Subject) async {
+    await exam(subject.side, Self.leaveAdmitsCheck) {
+      try await Self.inChildProcess(.leaveAdmits, subject)
+    }
+  }
+
+  static func cancelledWriteWithReadsBehind(_ subject: Subject) async throws {
+    let (_, scheduler) = try await Self.setUp(subject)
+    let running = await SlotHolder.take(scheduler, reading: true)
+    defer { running.letGo() }
+    let write = HeldCall(scheduler)
+    write.letGo()
+    let writeQueued = await scheduler.queued(1, noneOf: [write.started])
+    let reads = [HeldCall(scheduler, reading: true), HeldCall(scheduler, reading: true)]
+    defer { for read in reads { read.letGo() } }
+    let started = [write.started] + reads.map(\.started)
+    let readsQueued = await scheduler.queued(3, noneOf: started)
+    write.cancel()
+    let outcome = try await write.outcome()
+    // The running read still holds its slot: only the cancelled write's leaving can let them in.
+    let admitted = await eventually(within: .seconds(5)) {
+      reads.allSatisfy { $0.started.isOpen }
+    }
+    let left = scheduler.waitingCount
+    for read in reads { read.letGo() }
+    try await running.release()
+    for read in reads { _ = try await read.outcome() }
+    let wasCancelled: Bool
+    if case .failure(let error) = outcome {
+      wasCancelled = error is CancellationError
+    } else {
+      wasCancelled = false
+    }
+    expect(
+      writeQueued && readsQueued && wasCancelled && admitted,
+      observed: !(writeQueued && readsQueued)
+        ? "behind a running read, the write \(writeQueued ? "waited" : "never waited") and the "
+          + "reads after it \(readsQueued ? "waited" : "did not both wait")"
+        : "the waiting write, cancelled, got \(outcome); the two reads queued behind it "
+          + (admitted ? "started" : "had not started 5 s later, \(left) caller(s) still queued")
+          + ", while a read still ran",
+      lesson: Self.step.lesson(
+        rule: "A caller that leaves the queue (cancelled, or out of time) changes its front: "
+          + "whoever waited only for it may start now. Leaving without admitting them leaves "
+          + "them waiting for a release that has nothing to do with them.",
+        hint: "After removing the waiter, admit from the front as a release does, under the same "
+          + "lock, and resume those continuations after it.", read: "leaving-the-queue"))
   }
 }

@@ -1,55 +1,147 @@
 import Foundation
+import ManagedObjectCore
 import Testing
 import WorkshopSupport
 
-/// The Step 5 scenarios that cancel waiting callers. A wrong answer there can resume a waiter
-/// twice, which ends the process, so each runs in a child process; an exit test captures the
-/// scenario by name.
+/// Every Step 5 scenario that runs your scheduler. A wrong answer can end the process there: a
+/// waiter resumed twice, a `try!` or a `!` that fails. So on your side each runs in a child
+/// process (an exit test, which captures the scenario by name), and such an answer fails its own
+/// check with a lesson while the other checks' results stand.
 enum ChildScenario: String, Codable, Sendable {
+  case increments
+  case readsOverlap
+  case writesRunAlone
+  case fairness
+  case throwing
   case cancelledWhileWaiting
-  case cancelledWaiterStaysEmptyHanded
+  case readOnly
+  case failedWrite
+  case reentry
+  case otherScheduler
   case cancelledBeforeJoining
   case threeWaitingWritesCancelled
+  case leaveAdmits
+  case cancelledWaiterStaysEmptyHanded
+  case twoReaders
+  case readsTogether
+  case timedWrite
+  /// Not a check: a capped write on a free slot, to hear whether the stretch task's stub still
+  /// says "not started".
+  case stretchStub
 
   var check: ExamCheck {
     switch self {
+    case .increments: Step5Tests.incrementsCheck
+    case .readsOverlap: Step5Tests.readsOverlapCheck
+    case .writesRunAlone: Step5Tests.exclusiveCheck
+    case .fairness: Step5Tests.fairnessCheck
+    case .throwing: Step5Tests.throwingCheck
     case .cancelledWhileWaiting: Step5Tests.cancellationCheck
-    case .cancelledWaiterStaysEmptyHanded: Step5Tests.cancelledHoldsNothingCheck
+    case .readOnly: Step5Tests.readOnlyCheck
+    case .failedWrite: Step5Tests.freshContextCheck
+    case .reentry: Step5Tests.reentryCheck
+    case .otherScheduler: Step5Tests.otherSchedulerCheck
     case .cancelledBeforeJoining: Step5Tests.cancelledBeforeCheck
     case .threeWaitingWritesCancelled: Step5Tests.resumedOnceCheck
+    case .leaveAdmits: Step5Tests.leaveAdmitsCheck
+    case .cancelledWaiterStaysEmptyHanded: Step5Tests.cancelledHoldsNothingCheck
+    case .twoReaders: Step5Tests.twoReadersCheck
+    case .readsTogether: Step5Tests.readsTogetherCheck
+    case .timedWrite, .stretchStub: Step5Tests.timedWriteCheck
     }
   }
 
+  /// Runs the scenario; an error the scheduler threw where none was due fails the check with a
+  /// lesson, not bare. A bounded wait that ran out is left to the step's lesson for being stuck.
   func run(_ subject: Subject) async throws {
+    do {
+      try await scenario(subject)
+    } catch let error where !(error is TimeoutError) && !(error is ExamRequirementFailed) {
+      expect(
+        false, observed: "a call through the scheduler threw \(error), where none was due",
+        lesson: Step5Tests.step.lesson(
+          rule: "A call runs its block and returns its result, or rethrows the block's own "
+            + "error. It throws an error of its own only when its caller is cancelled "
+            + "(CancellationError), waited its limit (SchedulerError.timedOut) or calls from its "
+            + "own block (SchedulerError.reentrantCall).",
+          hint: "Look at the conditions under which your scheduler throws: each must hold only "
+            + "in its own case.", read: "the-rule"))
+    }
+  }
+
+  private func scenario(_ subject: Subject) async throws {
     switch self {
+    case .increments: try await Step5Tests.hundredIncrements(subject)
+    case .readsOverlap: try await Step5Tests.fourReads(subject)
+    case .writesRunAlone: try await Step5Tests.writeAlone(subject)
+    case .fairness: try await Step5Tests.readBehindWaitingWrite(subject)
+    case .throwing: try await Step5Tests.blocksThatThrow(subject)
     case .cancelledWhileWaiting: try await Step5Tests.cancelledWhileWaiting(subject)
+    case .readOnly: try await Step5Tests.readThatSaves(subject)
+    case .failedWrite: try await Step5Tests.writeAfterFailedWrite(subject)
+    case .reentry: try await Step5Tests.callBackIn(subject)
+    case .otherScheduler: try await Step5Tests.callAnotherScheduler(subject)
+    case .cancelledBeforeJoining: try await Step5Tests.cancelledBeforeJoining(subject)
+    case .threeWaitingWritesCancelled: try await Step5Tests.threeWaitingWritesCancelled(subject)
+    case .leaveAdmits: try await Step5Tests.cancelledWriteWithReadsBehind(subject)
     case .cancelledWaiterStaysEmptyHanded:
       try await Step5Tests.cancelledWaiterStaysEmptyHanded(subject)
-    case .cancelledBeforeJoining: try await Step5Tests.cancelledBeforeJoining(subject)
-    case .threeWaitingWritesCancelled: try await Step5Tests.cancelThreeWaitingWrites(subject)
+    case .twoReaders: try await Step5Tests.readBehindWriteBehindTwoReads(subject)
+    case .readsTogether: try await Step5Tests.threeReadsBehindAWrite(subject)
+    case .timedWrite: try await Step5Tests.cappedWrites(subject)
+    case .stretchStub:
+      let (_, scheduler) = try await Step5Tests.setUp(subject)
+      // The task is started inside `reported`, so it inherits the listener that prints a
+      // stub's call to standard error, where the parent reads it.
+      let call = StretchStubs.reported {
+        Task { try await scheduler.write(waitingAtMost: .seconds(5)) { _ in } }
+      }
+      try await call.value
     }
   }
 }
 
 extension Step5Tests {
+  /// Why the process ended. Swift Testing hands over the child's output only when it exited as
+  /// expected, so a crash is taught by its two usual causes; the failed expectation above the
+  /// lesson says how the child ended.
   static let endedTheProcess = step.lesson(
-    rule: "A waiter is resumed exactly once: by the cancellation handler that takes it out of the "
-      + "queue, or by the release that admits it, never by both.",
-    hint:
-      "On cancel, remove the waiter from the queue under the lock, and resume only a continuation "
-      + "you removed.", read: "the-foil")
+    rule: "Nothing in the scheduler may stop the process, and a continuation resumed twice does: "
+      + "a waiter is resumed exactly once, by the release that admits it or by the cancellation "
+      + "(or timer) that takes it out of the queue. A waiter already gone, a cancelled sleep, a "
+      + "thrown error are ordinary paths: a `!` or `try!` there stops every caller's work.",
+    hint: "Resume only a continuation you removed from the queue, under the lock; `guard let` "
+      + "what may be missing, `try?` what may throw (a cancelled `Task.sleep`).",
+    read: "leaving-the-queue")
 
-  /// Runs `scenario` for `subject` in a child process (Swift 6.3's exit tests), else in this one.
-  ///
-  /// In verify mode the sides are the untouched starter and the reference, which cannot resume a
-  /// waiter twice, so the scenario runs here: a parent waits for its child on a thread of the
-  /// cooperative pool, and children that live for seconds (the starter's bounded waits) would
-  /// hold the pool of a 2-core machine away from every other check. The attendee's runs and the
-  /// wrong-answer gate take the child.
+  /// Runs `scenario` for `subject`: in this process for the solution and in verify mode (the
+  /// untouched starter and the reference cannot end a process, and a child keeps a thread of
+  /// the parent waiting), else in a child process (Swift 6.3's exit tests).
   static func inChildProcess(_ scenario: ChildScenario, _ subject: Subject) async throws {
-    if isVerifyMode {
+    if isVerifyMode || subject.side == .solution {
       try await scenario.run(subject)
       return
+    }
+    try await withTaskExecutorPreference(OffThePoolExecutor.shared) {
+      try await runInChild(scenario, subject)
+    }
+  }
+
+  /// The exit tests themselves. Swift Testing's parent side reads the child's output with
+  /// blocking reads: run on the cooperative pool (two threads on a 2-core machine), two children
+  /// at once would stall every other check of the run while they live.
+  private static func runInChild(_ scenario: ChildScenario, _ subject: Subject) async throws {
+    if scenario.check.starter == .stretch {
+      // The child's issues reach this process as they happen, before its standard error is
+      // read: hear the stub first, in a child of its own.
+      let stub = await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent],
+        "a capped write on a free slot must finish without ending its process"
+      ) { [side = subject.side as ExamSide] in
+        guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
+        try? await ChildScenario.stretchStub.run(subject)
+      }
+      StretchStubs.relay(String(decoding: stub?.standardErrorContent ?? [], as: UTF8.self))
     }
     let result = await #expect(
       processExitsWith: .success, observing: [\.standardErrorContent],
@@ -59,5 +151,19 @@ extension Step5Tests {
       await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
     }
     ChildCheck.report(result, died: endedTheProcess)
+  }
+}
+
+/// Runs each job of the tasks that prefer it on a serial Dispatch queue of its own, which gets a
+/// thread of its own while others block, instead of on the cooperative pool.
+final class OffThePoolExecutor: TaskExecutor {
+  static let shared = OffThePoolExecutor()
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedTaskExecutor()
+    DispatchQueue(label: "workshop.step5.child-process").async {
+      job.runSynchronously(on: executor)
+    }
   }
 }

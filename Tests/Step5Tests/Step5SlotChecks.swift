@@ -3,7 +3,8 @@ import ManagedObjectCore
 import Testing
 import WorkshopSupport
 
-/// Who holds a slot, and who may call whom: the mistakes that pass the main checks by luck.
+/// Who holds a slot, and who is let in when it is given back: the mistakes that pass the main
+/// checks by luck.
 extension Step5Tests {
   static let cancelledHoldsNothingCheck = step.check(
     "a cancelled waiting write frees no slot it did not hold", .failsOnStarter)
@@ -17,23 +18,18 @@ extension Step5Tests {
     }
   }
 
-  /// Runs in a child process: a wrong answer may resume a waiter twice, which ends the process.
   static func cancelledWaiterStaysEmptyHanded(_ subject: Subject) async throws {
     let (_, scheduler) = try await Self.setUp(subject)
     let holder = await SlotHolder.take(scheduler)
     defer { holder.letGo() }
     let (queued, _) = try await holder.cancelWaitingWrites(1, on: scheduler)
     // The next write either queues (right) or starts at once beside the holder (wrong).
-    let started = Gate()
-    let intruder = Task { try await scheduler.write { _ in started.open() } }
-    let settled = await eventually(within: .seconds(5)) {
-      started.isOpen || scheduler.waitingCount == 1
-    }
-    let intruded = started.isOpen
+    let intruder = HeldCall(scheduler)
+    intruder.letGo()
+    let settled = await scheduler.queued(1, noneOf: [intruder.started])
+    let intruded = intruder.started.isOpen
     try await holder.release()
-    _ = try await withTimeout(.seconds(20), "the write after the cancelled one") {
-      try await intruder.value
-    }
+    _ = try await intruder.outcome()
     expect(
       queued && settled && !intruded,
       observed: queued
@@ -59,83 +55,84 @@ extension Step5Tests {
     arguments: Subject.all)
   func readStaysBehindWaitingWrite(_ subject: Subject) async {
     await exam(subject.side, Self.twoReadersCheck) {
-      let (_, scheduler) = try await Self.setUp(subject)
-      let order = Log()
-      let (firstRunning, firstEnd) = (Gate(), Gate())
-      let (secondRunning, secondEnd) = (Gate(), Gate())
-      defer {
-        firstEnd.open()
-        secondEnd.open()
-      }
-      async let first: Void = scheduler.read { _ in
-        firstRunning.open()
-        _ = firstEnd.wait(timeout: .seconds(15))
-      }
-      async let second: Void = scheduler.read { _ in
-        secondRunning.open()
-        _ = secondEnd.wait(timeout: .seconds(15))
-      }
-      let firstStarted = await firstRunning.opened()
-      let bothRunning = await secondRunning.opened() && firstStarted
-      async let write: Void = scheduler.write { _ in order.append("write") }
-      let writeQueued = await eventually(within: .seconds(5)) { scheduler.waitingCount == 1 }
-      async let late: Void = scheduler.read { _ in order.append("read") }
-      let readQueued = await eventually(within: .seconds(5)) { scheduler.waitingCount == 2 }
-      firstEnd.open()
-      try await first
-      // The first read's release has run by now: whatever it admitted has left the queue.
-      let stillQueued = scheduler.waitingCount
-      secondEnd.open()
-      try await second
-      try await write
-      try await late
-      expect(
-        bothRunning && writeQueued && readQueued && stillQueued == 2
-          && order.all == ["write", "read"],
-        observed: "two reads running, a write and a read queued behind it "
-          + "(\(writeQueued && readQueued ? "both waited" : "not both waited")); when one read "
-          + "ended, \(stillQueued) caller(s) still queued; they ran in the order \(order.all)",
-        lesson: Self.step.lesson(
-          rule:
-            "First come, first served, whatever is running: a read that arrived after a waiting "
-            + "write stays behind it, even when another read ends and the write still cannot "
-            + "start.",
-          hint: "Admit from the front of the queue only, and stop at the first caller that cannot "
-            + "start.", read: "fifo-fairness"))
+      try await Self.inChildProcess(.twoReaders, subject)
     }
   }
 
-  static let otherSchedulerCheck = step.check(
-    "a block of one scheduler may call another scheduler", .passesOnStarter)
-
-  /// Re-entrance is refused per scheduler: a block waits for its own scheduler, never for another.
-  @Test("a block of one scheduler may call another scheduler", arguments: Subject.all)
-  func blockMayCallAnotherScheduler(_ subject: Subject) async {
-    await exam(subject.side, Self.otherSchedulerCheck) {
-      let (container, outer) = try await Self.setUp(subject)
-      let inner = subject.make(container)
-      let answer = try await outer.write { _ -> String in
-        let done = Gate()
-        let result = Log()
-        Task {
-          do {
-            result.append("returned \(try await inner.read { _ in 1 })")
-          } catch {
-            result.append(subject.isReentrantCall(error) ? "was refused" : "threw \(error)")
-          }
-          done.open()
-        }
-        return done.wait(timeout: .seconds(15)) ? result.all.joined() : "never returned"
-      }
-      expect(
-        answer == "returned 1",
-        observed: "a read on a second scheduler, from a write block, \(answer)",
-        lesson: Self.step.lesson(
-          rule:
-            "Re-entrance is about one scheduler: a block that calls its own scheduler would wait "
-            + "for itself, but another scheduler's slot is free.",
-          hint: "Compare the task-local with this scheduler's identity, not with nil.",
-          read: "re-entrance"))
+  static func readBehindWriteBehindTwoReads(_ subject: Subject) async throws {
+    let (_, scheduler) = try await Self.setUp(subject)
+    let order = Log()
+    let first = await SlotHolder.take(scheduler, reading: true)
+    let second = await SlotHolder.take(scheduler, reading: true)
+    defer {
+      first.letGo()
+      second.letGo()
     }
+    let write = HeldCall(scheduler, log: order, as: "write")
+    write.letGo()
+    let writeQueued = await scheduler.queued(1, noneOf: [write.started])
+    let late = HeldCall(scheduler, reading: true, log: order, as: "read")
+    late.letGo()
+    let readQueued = await scheduler.queued(2, noneOf: [write.started, late.started])
+    try await first.release()
+    // The first read's release has run by now: whatever it admitted has left the queue.
+    let stillQueued = scheduler.waitingCount
+    try await second.release()
+    _ = try await write.outcome()
+    _ = try await late.outcome()
+    expect(
+      writeQueued && readQueued && stillQueued == 2 && order.all == ["write", "read"],
+      observed: "two reads running, a write and a read queued behind it "
+        + "(\(writeQueued && readQueued ? "both waited" : "not both waited")); when one read "
+        + "ended, \(stillQueued) caller(s) still queued; they ran in the order \(order.all)",
+      lesson: Self.step.lesson(
+        rule:
+          "First come, first served, whatever is running: a read that arrived after a waiting "
+          + "write stays behind it, even when another read ends and the write still cannot "
+          + "start.",
+        hint: "Admit from the front of the queue only, and stop at the first caller that cannot "
+          + "start.", read: "fifo-fairness"))
+  }
+
+  static let readsTogetherCheck = step.check(
+    "reads queued behind a write all start together when it ends", .failsOnStarter)
+
+  /// A write ends with three reads queued behind it: its release admits all three at once, not
+  /// one now and the next when that one ends.
+  @Test("reads queued behind a write all start together when it ends", arguments: Subject.all)
+  func queuedReadsStartTogether(_ subject: Subject) async {
+    await exam(subject.side, Self.readsTogetherCheck) {
+      try await Self.inChildProcess(.readsTogether, subject)
+    }
+  }
+
+  static func threeReadsBehindAWrite(_ subject: Subject) async throws {
+    let (_, scheduler) = try await Self.setUp(subject)
+    let write = await SlotHolder.take(scheduler)
+    defer { write.letGo() }
+    let reads = (0..<3).map { _ in HeldCall(scheduler, reading: true) }
+    defer { for read in reads { read.letGo() } }
+    let queued = await scheduler.queued(3, noneOf: reads.map(\.started))
+    try await write.release()
+    // The write's release has run: the reads it admitted have left the queue, and each is on
+    // its way into its block, where it stays until all three are seen inside.
+    let leftBehind = scheduler.waitingCount
+    let together = await eventually(within: .seconds(5)) {
+      reads.allSatisfy { $0.started.isOpen }
+    }
+    let inside = reads.filter { $0.started.isOpen }.count
+    for read in reads { read.letGo() }
+    for read in reads { _ = try await read.outcome() }
+    expect(
+      queued && together,
+      observed: queued
+        ? "when the write ended, \(leftBehind) of 3 queued reads stayed in the queue; "
+          + "\(inside) of 3 were inside at once"
+        : "three reads sent while a write ran did not all wait for it",
+      lesson: Self.step.lesson(
+        rule: "Reads run together, also when they waited: a release admits every read at the "
+          + "front of the queue, up to the first write, in one go.",
+        hint: "Admit in a loop: keep taking the front waiter while it may start, and stop only "
+          + "after a write or at one that cannot start.", read: "fifo-fairness"))
   }
 }

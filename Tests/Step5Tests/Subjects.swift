@@ -94,62 +94,118 @@ func score(named name: String, in context: ManagedObjectContext) throws -> Score
   return score
 }
 
-/// Adds 10 to a score: read, (optionally meet someone), write.
+/// Adds 10 to a score: read, (optionally do something in between), write.
 func addTen(
-  to name: String, meeting barrier: Barrier? = nil
+  to name: String, between: (@Sendable () -> Void)? = nil
 ) -> @Sendable (ManagedObjectContext) throws -> Void {
   { context in
     let score = try score(named: name, in: context)
     let read = score.value
-    barrier?.arriveAndWait(timeout: .seconds(2))
+    between?()
     score.value = read + 10
     try context.save()
+  }
+}
+
+extension Scheduler {
+  /// Waits until the scheduler's own state shows `count` callers queued, or one of `started`
+  /// opened (a block ran that should have waited): whichever comes first ends the wait, so a
+  /// right answer and the untouched starter are both seen at once, and no fixed time is waited
+  /// out. True when the queue holds `count` and nobody started.
+  func queued(_ count: Int, noneOf started: [Gate]) async -> Bool {
+    _ = await eventually(within: .seconds(5)) {
+      waitingCount == count || started.contains { $0.isOpen }
+    }
+    return waitingCount == count && !started.contains { $0.isOpen }
+  }
+}
+
+/// A call sent to the scheduler whose block says when it starts, then stays inside until it is
+/// let go: what the checks queue other callers behind, or watch being admitted.
+final class HeldCall: Sendable {
+  let started: Gate
+  private let finish: Gate
+  private let call: Task<Void, any Error>
+
+  /// Sends a read, or a write, without waiting for it to start.
+  init(_ scheduler: any Scheduler, reading: Bool = false, log: Log? = nil, as name: String = "") {
+    let (started, finish) = (Gate(), Gate())
+    (self.started, self.finish) = (started, finish)
+    let block: @Sendable (ManagedObjectContext) throws -> Void = { _ in
+      log?.append(name)
+      started.open()
+      _ = finish.wait(timeout: .seconds(15))
+    }
+    call = Task {
+      if reading { try await scheduler.read(block) } else { try await scheduler.write(block) }
+    }
+  }
+
+  /// Lets the block end without waiting: for an early exit.
+  func letGo() {
+    finish.open()
+  }
+
+  /// Lets the block end, and waits until the call has returned (and so released its slot).
+  func release() async throws {
+    finish.open()
+    try await call.value
+  }
+
+  /// Cancels the caller's task.
+  func cancel() {
+    call.cancel()
+  }
+
+  /// How the call ended, waited for at most 10 s.
+  func outcome() async throws -> Result<Void, any Error> {
+    try await withTimeout(.seconds(10), "a call to the scheduler") { await self.call.result }
   }
 }
 
 /// A write that holds the scheduler's slot until it is released: what the cancellation
 /// scenarios queue behind.
 final class SlotHolder: Sendable {
-  private let finish: Gate
-  private let write: Task<Void, any Error>
+  private let held: HeldCall
 
-  private init(finish: Gate, write: Task<Void, any Error>) {
-    self.finish = finish
-    self.write = write
+  private init(_ held: HeldCall) {
+    self.held = held
   }
 
-  /// Starts the write and returns once its block runs, holding the slot.
-  static func take(_ scheduler: any Scheduler) async -> SlotHolder {
-    let running = Gate()
-    let finish = Gate()
-    let write = Task {
-      try await scheduler.write { _ in
-        running.open()
-        _ = finish.wait(timeout: .seconds(15))
-      }
-    }
-    _ = await running.opened()
-    return SlotHolder(finish: finish, write: write)
+  /// Starts a write (or a read) and returns once its block runs, holding the slot.
+  static func take(_ scheduler: any Scheduler, reading: Bool = false) async -> SlotHolder {
+    let held = HeldCall(scheduler, reading: reading)
+    _ = await held.started.opened()
+    return SlotHolder(held)
   }
 
-  /// Lets the write end, and waits until it has released the slot.
+  /// Lets the block end, and waits until it has released the slot.
   func release() async throws {
-    finish.open()
-    try await write.value
+    try await held.release()
   }
 
-  /// Lets the write end without waiting: for an early exit.
+  /// Lets the block end without waiting: for an early exit.
   func letGo() {
-    finish.open()
+    held.letGo()
   }
 
   /// Sends `count` writes that wait behind the holder, cancels them once all are queued (or
-  /// after 5 s), and returns whether they all queued and how each ended.
+  /// one of them ran, which the untouched starter does at once), and returns whether they all
+  /// queued and how each ended.
+  /// `behind` callers already queued ahead of them (whose blocks open `started`) are counted.
   func cancelWaitingWrites(
-    _ count: Int, on scheduler: any Scheduler
+    _ count: Int, on scheduler: any Scheduler, behind ahead: Int = 0, noneOf started: [Gate] = []
   ) async throws -> (queued: Bool, outcomes: [Result<String, any Error>]) {
-    let waiters = (0..<count).map { _ in Task { try await scheduler.write { _ in "ran" } } }
-    let queued = await eventually(within: .seconds(5)) { scheduler.waitingCount == count }
+    let ran = Gate()
+    let waiters = (0..<count).map { _ in
+      Task {
+        try await scheduler.write { _ in
+          ran.open()
+          return "ran"
+        }
+      }
+    }
+    let queued = await scheduler.queued(ahead + count, noneOf: [ran] + started)
     for waiter in waiters { waiter.cancel() }
     var outcomes: [Result<String, any Error>] = []
     for waiter in waiters {
