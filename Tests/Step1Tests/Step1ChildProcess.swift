@@ -66,10 +66,6 @@ extension Step1Tests {
         await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
       }
     }
-    if scenario.check.starter == .stretch {
-      ChildCheck.reportStretch(result, died: endedTheProcess)
-    } else {
-      ChildCheck.report(result, died: endedTheProcess)
-    }
+    ChildCheck.report(result, died: endedTheProcess)
   }
 }

@@ -40,6 +40,6 @@ extension Step6Tests {
     ) { [side = subject.side as ExamSide, scenario = scenario as Step6Scenario] in
       await ChildCheck.runStretch(scenario.check) { try await scenario.run(Subject.on(side)) }
     }
-    ChildCheck.reportStretch(result, died: endedTheProcess)
+    ChildCheck.report(result, died: endedTheProcess)
   }
 }

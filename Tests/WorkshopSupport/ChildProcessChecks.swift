@@ -39,29 +39,29 @@ public enum ChildCheck {
     if score.failed { FileHandle.standardError.write(Data("\(failedMarker)\n".utf8)) }
   }
 
-  #if compiler(>=6.2)
-    /// In the parent, inside `exam`: counts a failure the child marked, and turns a child that
-    /// died into `lesson`, with the last lines it wrote.
-    public static func report(
-      _ result: ExitTest.Result?, died lesson: Lesson,
-      sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-      guard let result else {
-        // The child did not exit normally; the failed #expect says how. Teach why.
-        recordExamIssue(
-          "Observed: the scenario ended its process instead of finishing\n" + lesson.text,
-          sourceLocation: sourceLocation)
-        return
-      }
-      let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
-      if result.exitStatus != .exitCode(EXIT_SUCCESS) {
-        let lastLines = standardError.split(separator: "\n").suffix(3).joined(separator: "\n  ")
-        recordExamIssue(
-          "Observed: the scenario ended its process (\(result.exitStatus)):\n  \(lastLines)\n"
-            + lesson.text, sourceLocation: sourceLocation)
-      } else if standardError.contains(failedMarker) {
-        ExamScore.current?.recordFailure()
-      }
+  /// In the parent, inside `exam`: counts a failure the child marked, and turns a child that
+  /// died into `lesson`, with the last lines it wrote. A stretch task's stub that said "not
+  /// started" in the child says it here too (`reportStretch`).
+  public static func report(
+    _ result: ExitTest.Result?, died lesson: Lesson,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    if reportStretch(result, died: lesson, sourceLocation: sourceLocation) { return }
+    guard let result else {
+      // The child did not exit normally; the failed #expect says how. Teach why.
+      recordExamIssue(
+        "Observed: the scenario ended its process instead of finishing\n" + lesson.text,
+        sourceLocation: sourceLocation)
+      return
     }
-  #endif
+    let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
+    if result.exitStatus != .exitCode(EXIT_SUCCESS) {
+      let lastLines = standardError.split(separator: "\n").suffix(3).joined(separator: "\n  ")
+      recordExamIssue(
+        "Observed: the scenario ended its process (\(result.exitStatus)):\n  \(lastLines)\n"
+          + lesson.text, sourceLocation: sourceLocation)
+    } else if standardError.contains(failedMarker) {
+      ExamScore.current?.recordFailure()
+    }
+  }
 }

@@ -25,29 +25,26 @@ extension ChildCheck {
     }
   }
 
-  #if compiler(>=6.2)
-    /// In the parent, inside `exam`: a stub that said "not started" in the child says it here
-    /// too, and the check's failure is the optional task's; otherwise as `report`.
-    public static func reportStretch(
-      _ result: ExitTest.Result?, died lesson: Lesson,
-      sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-      let standardError = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) }
-      guard let result, let standardError, standardError.contains(notStartedMarker) else {
-        report(result, died: lesson, sourceLocation: sourceLocation)
-        return
-      }
-      let call = standardError.split(separator: "\n")
-        .first { $0.hasPrefix(notStartedMarker) }?.dropFirst(notStartedMarker.count + 1)
-      StretchTask.observer?.record(String(call ?? "a stub, in a child process"))
-      if result.exitStatus != .exitCode(EXIT_SUCCESS) {
-        recordExamIssue(
-          "Observed: the scenario ended its process (\(result.exitStatus)) after the task's stub "
-            + "said it is not started\n" + lesson.text, sourceLocation: sourceLocation)
-      } else if standardError.contains(failedMarker) {
-        // The child's issues came over as known ones, the stub's; the scoreboard shows the task.
-        ExamScore.current?.recordFailure()
-      }
+  /// In the parent, inside `exam`: when a stub said "not started" in the child, says it here
+  /// too, reports the child as the optional task's, and returns true; else false.
+  static func reportStretch(
+    _ result: ExitTest.Result?, died lesson: Lesson, sourceLocation: SourceLocation
+  ) -> Bool {
+    let standardError = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) }
+    guard let result, let standardError, standardError.contains(notStartedMarker) else {
+      return false
     }
-  #endif
+    let call = standardError.split(separator: "\n")
+      .first { $0.hasPrefix(notStartedMarker) }?.dropFirst(notStartedMarker.count + 1)
+    StretchTask.observer?.record(String(call ?? "a stub, in a child process"))
+    if result.exitStatus != .exitCode(EXIT_SUCCESS) {
+      recordExamIssue(
+        "Observed: the scenario ended its process (\(result.exitStatus)) after the task's stub "
+          + "said it is not started\n" + lesson.text, sourceLocation: sourceLocation)
+    } else if standardError.contains(failedMarker) {
+      // The child's issues came over as known ones, the stub's; the scoreboard shows the task.
+      ExamScore.current?.recordFailure()
+    }
+    return true
+  }
 }
