@@ -14,9 +14,7 @@ extension Step1Tests {
     arguments: ExamSide.selected)
   func startsNoTask(_ side: ExamSide) async {
     await exam(side, Self.noTaskCheck) {
-      let tasks = try sourceFiles(of: side, folder: "Step1-UnsafeController").flatMap { file in
-        ["Task {", "Task(", "Task.detached"].flatMap { file.lines(containing: $0) }
-      }
+      let tasks = try unstructuredTasks(of: side, folder: "Step1-UnsafeController")
       expect(
         tasks.isEmpty,
         observed: "unstructured tasks in the source:\n  " + tasks.joined(separator: "\n  "),

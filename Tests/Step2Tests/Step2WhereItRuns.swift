@@ -58,9 +58,7 @@ extension Step2Tests {
     arguments: Subject.all)
   func startsNoTask(_ subject: Subject) async {
     await exam(subject.side, Self.noTaskCheck, subject: subject.testDescription) {
-      let tasks = try sourceFiles(of: subject.side, folder: "Step2-ObjectIDRefetch").flatMap {
-        file in ["Task {", "Task(", "Task.detached"].flatMap { file.lines(containing: $0) }
-      }
+      let tasks = try unstructuredTasks(of: subject.side, folder: "Step2-ObjectIDRefetch")
       expect(
         tasks.isEmpty,
         observed: "unstructured tasks in the source:\n  " + tasks.joined(separator: "\n  "),

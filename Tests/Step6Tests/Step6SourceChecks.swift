@@ -11,9 +11,7 @@ extension Step6Tests {
   @Test("the model actor's code starts no unstructured Task", arguments: Subject.all)
   func startsNoTask(_ subject: Subject) async {
     await exam(subject.side, Self.noTaskCheck) {
-      let tasks = try sourceFiles(of: subject.side, folder: "Step6-ModelActor").flatMap { file in
-        ["Task {", "Task(", "Task.detached"].flatMap { file.lines(containing: $0) }
-      }
+      let tasks = try unstructuredTasks(of: subject.side, folder: "Step6-ModelActor")
       expect(
         tasks.isEmpty,
         observed: "unstructured tasks in the source:\n  " + tasks.joined(separator: "\n  "),

@@ -51,6 +51,15 @@ public func sourceFiles(of side: ExamSide, folder: String) throws -> [SourceFile
   }
 }
 
+/// Every line of a step's code, on `side`, that starts an unstructured task (`Task { … }`,
+/// `Task(…)`, `Task.detached`), as `path:line: text`. Running cannot show such work reliably: it
+/// runs on after the code that started it, usually at once, so most runs look right.
+public func unstructuredTasks(of side: ExamSide, folder: String) throws -> [String] {
+  try sourceFiles(of: side, folder: folder).flatMap { file in
+    ["Task {", "Task(", "Task.detached"].flatMap { file.lines(containing: $0) }
+  }
+}
+
 /// The `name` attribute of every saved `Entity`, read as dictionaries by a fresh context: it
 /// works whatever the entity's isolation, and touches no object.
 public func storedNames<Entity: ManagedObject>(
