@@ -88,7 +88,7 @@ extension Step1Tests {
     occupy(context, opening: busy, until: release)
     defer { release.open() }
     guard await busy.opened() else { return true }
-    let thread = OneThreadExecutor("step1-name-caller")
+    let thread = SerialQueueTaskExecutor("step1-name-caller")
     let reading = Task(executorPreference: thread) { await controller.name() }
     // Each yield goes to the back of the thread's queue: behind every hop of the read (onto the
     // actor, into perform), so the probe finishes only if the read let go of the thread.
@@ -112,27 +112,6 @@ extension Step1Tests {
       busy.open()
       release.wait(timeout: .seconds(5))
     }
-  }
-}
-
-/// A task executor with one serial queue, so one thread: a job that blocks holds it.
-final class OneThreadExecutor: TaskExecutor {
-  private let queue: DispatchQueue
-
-  init(_ label: String) {
-    queue = DispatchQueue(label: label)
-  }
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    let executor = asUnownedTaskExecutor()
-    queue.async { job.runSynchronously(on: executor) }
-  }
-
-  /// Runs nothing else until `gate` opens (bounded), for a check that keeps a resumed caller
-  /// from going on.
-  func hold(until gate: Gate) {
-    queue.async { gate.wait(timeout: .seconds(5)) }
   }
 }
 

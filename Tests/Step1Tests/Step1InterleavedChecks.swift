@@ -90,7 +90,7 @@ extension Step1Tests {
       let container = PersistentContainer(name: "step1-reentrant-delete")
       let controller = subject.make(container)
       try await controller.configure()
-      let thread = OneThreadExecutor("step1-delete-caller")
+      let thread = SerialQueueTaskExecutor("step1-delete-caller")
       let saved = Gate()
       let inTask = Mutex(false)
       let done = Gate()

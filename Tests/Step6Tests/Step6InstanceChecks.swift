@@ -33,19 +33,3 @@ extension Step6Tests {
     }
   }
 }
-
-/// A task executor on a serial queue of its own: a caller that prefers it runs its nonisolated
-/// code, and the code of any default actor it calls, on that queue's thread (SE-0417).
-final class SerialQueueTaskExecutor: TaskExecutor {
-  private let queue: DispatchQueue
-
-  init(_ label: String) {
-    queue = DispatchQueue(label: label)
-  }
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    let executor = asUnownedTaskExecutor()
-    queue.async { job.runSynchronously(on: executor) }
-  }
-}
