@@ -112,7 +112,8 @@ extension Step1Tests {
   static func occupy(_ context: ManagedObjectContext, opening busy: Gate, until release: Gate) {
     context.perform {
       busy.open()
-      release.wait(timeout: .seconds(5))
+      // Longer than any probe's bound: a blocked caller must still be blocked when it runs out.
+      release.wait(timeout: defaultWaitTimeout)
     }
   }
 }

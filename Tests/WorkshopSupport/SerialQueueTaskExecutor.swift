@@ -20,6 +20,6 @@ public final class SerialQueueTaskExecutor: TaskExecutor {
   /// Runs nothing else until `gate` opens (bounded), for a check that keeps a resumed caller
   /// from going on.
   public func hold(until gate: Gate) {
-    queue.async { gate.wait(timeout: .seconds(5)) }
+    queue.async { gate.wait(timeout: defaultWaitTimeout) }
   }
 }
