@@ -77,9 +77,9 @@ extension Step1Tests {
     read: "stretch-task")
 
   /// The controller is configured; `delete()` then runs on a thread the check holds once the
-  /// deletion is saved (a save inside the caller's task means `performAndWait`, which blocks
-  /// it), so that the caller cannot go on. Meanwhile another `configure()` of
-  /// the same controller runs whole. When `delete()` goes on, what it forgets must be the
+  /// deletion is saved (a save inside the caller's task means `performAndWait`, and a thread
+  /// that stays busy while the block runs means a caller that waits blocked), so that the
+  /// caller cannot go on. Meanwhile another `configure()` of the same controller runs whole. When `delete()` goes on, what it forgets must be the
   /// deleted entity, not the new one: `name()` still answers, and a second `delete()` empties
   /// the store.
   @Test(
@@ -96,11 +96,20 @@ extension Step1Tests {
       let done = Gate()
       let goOn = Gate()
       defer { goOn.open() }
+      let callerSuspended = Mutex(true)
       let token = container.addSaveObserver { change in
         guard !change.deletedObjectIDs.isEmpty, !saved.isOpen else { return }
-        inTask.withLock { $0 = withUnsafeCurrentTask { $0 != nil } }
-        // Inside delete()'s block: hold its caller's thread before the block returns.
-        thread.hold(until: goOn)
+        let onCallersThread = withUnsafeCurrentTask { $0 != nil }
+        inTask.withLock { $0 = onCallersThread }
+        // Inside delete()'s block: hold its caller's thread before the block returns, and
+        // (unless the block runs on that very thread) let the hold begin, so that the caller
+        // has suspended: one resumed on its way there would go on ahead of the hold.
+        let holding = thread.hold(until: goOn)
+        // A caller that suspends frees its thread in microseconds; the bound stays well under
+        // the wait for `saved` below.
+        if !onCallersThread {
+          callerSuspended.withLock { $0 = holding.wait(timeout: .seconds(5)) }
+        }
         saved.open()
       }
       let deleting = Task(executorPreference: thread) {
@@ -116,6 +125,12 @@ extension Step1Tests {
         !inTask.withLock { $0 },
         observed: "the save of delete() ran inside the caller's Swift task, on its thread, which "
           + "waited blocked until the block was done", lesson: Self.callerThreadLesson)
+      try require(
+        callerSuspended.withLock { $0 },
+        observed: "while the block of delete() ran, its caller kept its thread busy for "
+          + "5 seconds: it waited blocked (on a semaphore, a lock, a group) instead of "
+          + "suspending in `await`",
+        lesson: Self.callerThreadLesson)
       try await withTimeout(defaultWaitTimeout, "configure() while delete() waits") {
         try await controller.configure()
       }

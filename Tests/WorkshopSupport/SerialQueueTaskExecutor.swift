@@ -18,8 +18,16 @@ public final class SerialQueueTaskExecutor: TaskExecutor {
   }
 
   /// Runs nothing else until `gate` opens (bounded), for a check that keeps a resumed caller
-  /// from going on.
-  public func hold(until gate: Gate) {
-    queue.async { gate.wait(timeout: defaultWaitTimeout) }
+  /// from going on. The gate it returns opens when the hold begins: once every job enqueued
+  /// before it is done. Until then a caller may still be on its way to suspending, and a task
+  /// resumed before it has suspended goes on inline, in that job, ahead of the hold.
+  @discardableResult
+  public func hold(until gate: Gate) -> Gate {
+    let holding = Gate()
+    queue.async {
+      holding.open()
+      gate.wait(timeout: defaultWaitTimeout)
+    }
+    return holding
   }
 }
