@@ -25,7 +25,8 @@ struct YouWillNeedTests {
     ],
     5: [
       "Mutex", "withLock", "CheckedContinuation", "withCheckedThrowingContinuation",
-      "withTaskCancellationHandler", "CancellationError", "@TaskLocal", "Task.sleep(for:)",
+      "withTaskCancellationHandler", "CancellationError", "@TaskLocal", "withValue",
+      "ObjectIdentifier", "Task.isCancelled", "resume(throwing:)", "Task.sleep(for:)",
       "newBackgroundContext()", "isReadOnly", "mergePolicy",
     ],
     6: [
