@@ -54,6 +54,7 @@ struct TalkCitation {
       "the title of a section in the introduction and the guide, named where it is linked"
     ),
     ("attendees who know the talks", "who will ask, not what a talk says"),
+    ("The talks' claims, slide by slide", "the ledger's title, where it is linked"),
     (
       "[The 2023 talk](https://fortee.jp/iosdc-japan-2023/proposal/240c16ac-498a-4d17-a43a-f34f0fdbe041)",
       "a link to the talk names it, it says nothing for it"
