@@ -70,13 +70,11 @@ struct TalkCitationTests {
       return Self.sources.flatMap { source in
         source.sentences.flatMap { sentence in
           rule.citations(in: sentence.text).filter { $0.talk == talk }.flatMap { cited in
-            cited.slides.filter { range in !range.allSatisfy { n in rows.contains { $0 ~= n } } }
-              .map { range in
-                let slides =
-                  range.count == 1
-                  ? "slide \(range.lowerBound)" : "slides \(range.lowerBound)–\(range.upperBound)"
-                return "\(source.path):\(sentence.line): \(cited.text) cites \(slides)"
-              }
+            let missing = cited.slides.flatMap { $0 }.filter { n in !rows.contains { $0 ~= n } }
+            guard !missing.isEmpty else { return [String]() }
+            return [
+              "\(source.path):\(sentence.line): \(cited.text): no row for \(Self.spans(missing))"
+            ]
           }
         }
       }
@@ -92,6 +90,24 @@ struct TalkCitationTests {
           (what it says, what is true today and the source, where the workshop tells it), or \
           correct the citation's slide number.
           """))
+  }
+
+  /// Slide numbers as the ledger writes them: "slide 62", "slides 57–66, 70".
+  static func spans(_ unsorted: [Int]) -> String {
+    let numbers = Set(unsorted).sorted()
+    var parts: [String] = []
+    var start = numbers[0]
+    var end = start
+    for n in numbers.dropFirst() + [Int.max] where n != end {
+      if n == end + 1 {
+        end = n
+        continue
+      }
+      parts.append(start == end ? "\(start)" : "\(start)–\(end)")
+      start = n
+      end = n
+    }
+    return (numbers.count == 1 ? "slide " : "slides ") + parts.joined(separator: ", ")
   }
 
   @Test("The rule finds an uncited mention and reads a citation")
@@ -127,5 +143,7 @@ struct TalkCitationTests {
     let ledger = "## The 2023 talk\n\n| slides | a |\n|---|---|\n| 9–15 | x |\n| 38 | y |\n"
     #expect(TalkCitation.ledgerRows(ledger)[2023] == [9...15, 38...38])
     #expect(TalkCitation.ledgerRows(ledger)[2024] == nil)
+    #expect(Self.spans([57, 58, 59, 62]) == "slides 57–59, 62")
+    #expect(Self.spans([62]) == "slide 62")
   }
 }
