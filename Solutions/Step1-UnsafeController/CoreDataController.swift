@@ -1,12 +1,15 @@
 import ManagedObjectCore
 
-/// The 2023 talk's controller (slides 9–15): it keeps a context of its own and the entity it
-/// made, and does its Core Data work on whatever thread happens to call it.
+/// The first controller (2023 talk, slides 9–15): it keeps a context of its own and the entity
+/// it made, and does its Core Data work on whatever thread happens to call it.
 ///
-/// Callers share one controller between tasks, so it is declared `@unchecked Sendable`: a
-/// promise to the compiler that the class is safe to use from several threads.
-// The lesson, on purpose: the talk's unchecked promise, which the compiler takes on trust and the
-// confinement checker verifies (slides/01-unsafe-controller.md#the-rule).
+/// Two departures are the workshop's, not the talk's, whose class conforms to nothing and whose
+/// `configure()` is synchronous (2023 talk, slide 9). Callers share one controller between
+/// tasks, so the workshop declares it `@unchecked Sendable`: a promise to the compiler that the
+/// class is safe to use from several threads. And `configure()` is `async`, so that the fix can
+/// await the context's `perform`.
+// The lesson, on purpose: the workshop's unchecked promise, which the compiler takes on trust and
+// the confinement checker verifies (slides/01-unsafe-controller.md#the-rule).
 nonisolated public final class CoreDataController: @unchecked Sendable {
   // The promise holds: `moc` and `entity` are only ever used inside `moc.perform`, so on the
   // context's queue, one block at a time. It is also what lets the `@Sendable` blocks below

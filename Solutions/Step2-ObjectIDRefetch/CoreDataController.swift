@@ -7,8 +7,9 @@ public struct NotConfiguredError: Error, Equatable {
 }
 
 /// Step 1's lesson applied: every use of a context happens inside its `perform`. But this
-/// controller keeps the managed object it created, and later edits it from a fresh context, as
-/// the 2023 talk's `update(_:)` does (slides 23–28).
+/// controller keeps the managed object it created, and later edits it from a fresh context. The
+/// 2023 talk's `update(_:)` keeps the object's ID instead, and refetches the object inside the
+/// fresh context's `perform` (2023 talk, slides 24–26).
 public final class CoreDataController: Sendable {
   // Only Sendable state: the container, and the entity's permanent ID. The ID can travel to any
   // context; the object could not.

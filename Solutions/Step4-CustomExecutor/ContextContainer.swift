@@ -1,11 +1,11 @@
 import ManagedObjectCore
 
-/// Holds the one context that the actor's work uses (the talk's `MOCContainer`), so that it can
-/// be reached from anywhere.
+/// Holds the one context that the actor's work uses, so that it can be reached from anywhere:
+/// the talk's `MOCContainer` (2023 talk, slide 51).
 ///
-/// The talk had to declare this class Sendable unchecked, because a context was not Sendable. It
-/// is now (the iOS 26 SDK), so the compiler checks this class like any other: everything in it
-/// is Sendable.
+/// The talk declares its container `@unchecked Sendable`, because a serial executor must be
+/// Sendable and a context was not (2023 talk, slides 50–51). A context is Sendable now (the iOS
+/// 26 SDK), so the compiler checks this class like any other: everything in it is Sendable.
 /// What it cannot check is where the context is used: inside `perform`, or from step 4 on, on
 /// `CoreDataActor`, whose jobs run there. That is the confinement checker's job.
 nonisolated public final class ContextContainer: Sendable {

@@ -1,11 +1,11 @@
-/// One global actor for all Core Data work (the 2023 talk, slides 29–39). It is not the main
-/// actor: the UI must not wait for the store.
+/// One global actor for all Core Data work (2023 talk, slide 37). It is not the main actor: the
+/// UI must not wait for the store.
 @globalActor
 public actor CoreDataActor {
   public static let shared = CoreDataActor()
 
   /// Every job of this actor runs where `CoreDataExecutor.shared` puts it: inside the context's
-  /// `perform`, on the context's queue (slides 40–56).
+  /// `perform`, on the context's queue (2023 talk, slide 53).
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
     CoreDataExecutor.shared.asUnownedSerialExecutor()
   }

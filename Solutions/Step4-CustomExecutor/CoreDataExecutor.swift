@@ -1,6 +1,7 @@
-/// A serial executor that runs an actor's jobs inside a context's `perform` (the talk's slides
-/// 40–56; SE-0392). Installed as an actor's `unownedExecutor`, it puts every job of the actor
-/// on the context's queue, so code on the actor may use the context and its objects directly.
+/// A serial executor that runs an actor's jobs inside a context's `perform` (2023 talk, slides
+/// 45–48), a custom executor after SE-0392. Installed as an actor's `unownedExecutor`, it puts
+/// every job of the actor on the context's queue, so code on the actor may use the context and
+/// its objects directly.
 nonisolated public final class CoreDataExecutor: SerialExecutor {
   public static let shared = CoreDataExecutor(container: .shared)
 

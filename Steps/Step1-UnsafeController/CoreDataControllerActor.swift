@@ -1,8 +1,9 @@
 import ManagedObjectCore
 
-/// The same controller as an actor (slides 16–22). As the talk has it, it compiles without a
-/// single warning and is just as wrong: an actor guarantees that one job runs at a time, not on
-/// which thread. Its jobs run on the cooperative thread pool, never on the context's queue.
+/// The same controller as an actor (2023 talk, slides 16–22). It compiles without a single
+/// warning, as the talk shows (2023 talk, slide 18), and it is just as wrong: an actor
+/// guarantees that one job runs at a time, not on which thread (2023 talk, slides 21–22). Its
+/// jobs run on the cooperative thread pool, never on the context's queue.
 public actor CoreDataControllerActor {
   // TODO: a `perform` block is `@Sendable`: it cannot reach this actor's state, nor take a
   // managed object in with it, so the entity cannot stay here. Keep something that can cross.

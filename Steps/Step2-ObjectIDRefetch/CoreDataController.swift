@@ -6,8 +6,9 @@ public struct NotConfiguredError: Error, Equatable {
 }
 
 /// Step 1's lesson applied: every use of a context happens inside its `perform`. But this
-/// controller keeps the managed object it created, and later edits it from a fresh context, as
-/// the 2023 talk's `update(_:)` does (slides 23–28).
+/// controller keeps the managed object it created, and later edits it from a fresh context. The
+/// 2023 talk's `update(_:)` keeps the object's ID instead, and refetches the object inside the
+/// fresh context's `perform` (2023 talk, slides 24–26).
 // The lesson, on purpose: keeping a managed object takes this unchecked promise; the solution
 // keeps a Sendable ID instead and drops it (slides/02-objectid-refetch.md#sendable-state).
 public final class CoreDataController: @unchecked Sendable {

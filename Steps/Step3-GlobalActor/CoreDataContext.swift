@@ -1,7 +1,7 @@
 import ManagedObjectCore
 
-/// A wrapper around the actor's context (the talk's `CAManagedObjectContext`): the things the
-/// app does with it.
+/// A wrapper around the actor's context, the talk's `CAManagedObjectContext` (2023 talk,
+/// slide 39): the things the app does with it.
 // TODO: isolate the wrapper to the global actor too, so that its methods run only on
 // CoreDataActor, and code anywhere else must await them and cannot share non-Sendable values
 // (a fetch request, an entity) with them.

@@ -1,6 +1,6 @@
 import ManagedObjectCore
 
-/// The first controller again (the talk's slides 67–70): it keeps its managed object as a
+/// The first controller again (2023 talk, slides 67–70): it keeps its managed object as a
 /// property, and does its work through the context wrapper.
 // TODO: isolate the controller to the global actor as well: then keeping `entity` as a property
 // is checked by the compiler, and every caller from outside has to await. Decide what stays

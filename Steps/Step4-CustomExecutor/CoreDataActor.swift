@@ -1,5 +1,5 @@
-/// One global actor for all Core Data work (the 2023 talk, slides 29–39). It is not the main
-/// actor: the UI must not wait for the store.
+/// One global actor for all Core Data work (2023 talk, slide 37). It is not the main actor: the
+/// UI must not wait for the store.
 @globalActor
 public actor CoreDataActor {
   public static let shared = CoreDataActor()

@@ -1,7 +1,7 @@
 import ManagedObjectCore
 
-/// A wrapper around the actor's context (the talk's `CAManagedObjectContext`): the four things
-/// the app does with it.
+/// A wrapper around the actor's context, the talk's `CAManagedObjectContext` (2023 talk,
+/// slide 39): the four things the app does with it.
 @CoreDataActor
 public final class CoreDataContext {
   private let moc: ManagedObjectContext

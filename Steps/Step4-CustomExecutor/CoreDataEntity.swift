@@ -1,8 +1,9 @@
 import ManagedObjectCore
 
-/// The talks' running example, isolated to the global actor: only code on CoreDataActor can
-/// touch `name`. It stays non-Sendable (SE-0434: a global-actor subclass of a non-Sendable class
-/// is not Sendable), so it never leaves the actor; its `objectID` and its values do.
+/// The 2023 talk's running example, isolated to the global actor (2023 talk, slide 38): only
+/// code on CoreDataActor can touch `name`. It stays non-Sendable (SE-0434: a global-actor
+/// subclass of a non-Sendable class is not Sendable), so it never leaves the actor; its
+/// `objectID` and its values do.
 @CoreDataActor
 public final class CoreDataEntity: ManagedObject {
   @Attribute public var name: String = ""

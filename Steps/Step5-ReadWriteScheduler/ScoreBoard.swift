@@ -1,7 +1,8 @@
 import Foundation
 import ManagedObjectCore
 
-/// The app code of the 2024 talk, on the scheduler: read-modify-write of a score, and reads.
+/// The 2024 talk's app code, on the scheduler: read-modify-write of a score (2024 talk,
+/// slide 7), and reads.
 nonisolated public struct ScoreBoard: Sendable {
   public let scheduler: ReadWriteScheduler
 

@@ -84,7 +84,7 @@ struct MergePolicyTests {
     #expect(stored.label == "first")
   }
 
-  @Test("mergeByPropertyObjectTrump loses an increment: the talk's read-modify-write ends at +10")
+  @Test("mergeByPropertyObjectTrump loses an increment: +10, not +20 (2024 talk, slides 7, 12)")
   func objectTrumpLosesIncrement() async throws {
     let scenario = try await StaleSave()
     scenario.second.mergePolicy = .mergeByPropertyObjectTrump

@@ -253,7 +253,7 @@ struct Step2Tests {
         ?? "update(_:) returned normally: the deletion went unnoticed",
       lesson: Self.step.lesson(
         rule: "A missing object is an error to report, not a case to skip: `try?` turns it into "
-          + "a silent no-op, which is what the talk's `update(_:)` does.",
+          + "a silent no-op, which is what the talk's `update(_:)` does (2023 talk, slide 24).",
         hint: "Use a lookup by ID that throws when the object is gone, and let its error "
           + "propagate: no `try?`, no quiet `return`.",
         read: "deleted-objects"))

@@ -89,7 +89,8 @@ struct Step3Tests {
     "Step3", deck: "slides/03-global-actor.md",
     likelyCauseOfHang: "an await on CoreDataActor that never resumes")
 
-  /// Configure, rename, read, delete: the talk's controller, kept by the actor.
+  /// Configure, rename, read, delete: the talk's last controller (2023 talk, slides 68–69), kept
+  /// by the actor.
   private static func lifeOfAnEntity(
     _ subject: Subject, named name: String
   ) async throws -> (renamed: String?, storedAfterRename: [String], storedAfterDelete: [String]) {

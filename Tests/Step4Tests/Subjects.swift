@@ -9,7 +9,7 @@ import WorkshopSupport
 // Code that has to run on each side's own CoreDataActor. A global actor is a type, so what runs
 // on it is written once per side; the checks themselves are written once, in Step4Tests.swift.
 
-/// What the checks use of the talk's final controller.
+/// What the checks use of the talk's last controller (2023 talk, slides 68–69).
 protocol Controller: AnyObject, Sendable {
   func configure(name: String) async throws
   func rename(to newName: String) async throws

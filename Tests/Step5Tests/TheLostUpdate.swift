@@ -3,7 +3,8 @@ import ManagedObjectCore
 import Testing
 import WorkshopSupport
 
-/// Not an exam: the 2024 talk's argument, run (slides/05-read-write-scheduler.md).
+/// Not an exam: the 2024 talk's argument (2024 talk, slides 7, 12, 15), run
+/// (slides/05-read-write-scheduler.md).
 @Suite("Step 5 — the lost update, and why one actor is not the answer")
 struct TheLostUpdate {
   /// Two tasks each fetch the score in their own context, add 10, and save; a barrier makes

@@ -1,6 +1,6 @@
 // PROBE: fails: sending | request
 // A fetch request built outside the actor, handed in, and used again does not compile: it is
-// not Sendable (the talk's slide 62). Build it inside the actor instead.
+// not Sendable (2023 talk, slide 62). Build it inside the actor instead.
 import ManagedObjectCore
 import Subject
 
