@@ -1,7 +1,8 @@
 import Foundation
 import ManagedObjectCore
 
-/// The app code of the 2024 talk, on the scheduler: read-modify-write of a score, and reads.
+/// The app code of the 2024 talk, on the scheduler: read-modify-write of a score, and reads
+/// (2024 talk, slides 7 and 44).
 nonisolated public struct ScoreBoard: Sendable {
   public let scheduler: ReadWriteScheduler
 
