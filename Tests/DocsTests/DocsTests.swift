@@ -141,7 +141,7 @@ struct DocsTests {
   @Test("Every scoreboard line the docs show names a real check")
   func scoreboardLinesNameRealChecks() throws {
     let line = try Regex(
-      #"\[(Step[0-9])\] [✔✘] [a-z]+( · [A-Za-z]+)? — (.+?)( \((expected|known gap).*)?$"#)
+      #"\[(Step[0-9])\] [✔✓✘] [a-z]+( · [A-Za-z]+)? — (.+?)( \((expected|known gap).*)?$"#)
     var shown = 0
     for document in Self.documents {
       for text in Self.read(document).split(separator: "\n") {

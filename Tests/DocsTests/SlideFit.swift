@@ -1,7 +1,7 @@
 import Foundation
 
 /// How much of a 16:9 slide of Marp's default theme a slide's Markdown fills, estimated from the
-/// theme's own numbers (marp-core `themes/default.scss`, over github-markdown-css):
+/// theme's own numbers (marp-core `themes/default.scss`, over github-markdown-css 5.9.0):
 ///
 /// - the slide is 1280 × 720 px with 78.5 px of padding: 1123 × 563 px for content;
 /// - text is 29 px at a line height of 1.5 (43.5 px a line); a paragraph or list ends with 16 px;
@@ -12,11 +12,20 @@ import Foundation
 ///   list, which indents by 2 em;
 /// - `h1` is 1.6 em, `h2` 1.3 em, `h3` 1.1 em, each at a line height of 1.25 with 24 px above,
 ///   16 px below, and `h1`/`h2` 0.3 em of padding under them;
-/// - a list item after the first adds 0.25 em (`li + li`); a link shows its text, not its URL.
+/// - a list item after the first adds 0.25 em (`li + li`); a link shows its text, not its URL;
+/// - Marp renders Markdown with `breaks: true`: every source line of a paragraph, list item or
+///   quote is a rendered line of its own (`hardWraps(in:)`, in `SlideText.swift`, reports the
+///   lines that continue a paragraph).
 ///
 /// The unit is one line of code (28.35 px); the slide holds 563 / 28.35 = 19.9 of them. The theme
 /// shrinks an overflowing code block or heading to fit ("auto-scaling"), so an overfull slide does
 /// not always spill: it shows smaller code, which the back of a room cannot read either.
+///
+/// Measured once in headless Chromium, with Liberation Sans and Mono (Helvetica's and Courier
+/// New's metrics), over the decks' 229 slides: none was more than 0.5 units fuller than
+/// estimated. The estimate errs cautious (it counts `**` and backticks as characters, and 0.5 em
+/// is a generous average): 91 were a text line or more emptier. The facilitator guide ("Why
+/// every slide fits") has the details.
 struct SlideFit {
   static let budget = 19.8
   static let codeColumns = 73
@@ -33,18 +42,27 @@ struct SlideFit {
     return (size * 1.25 + padding + 24 + 16) / 28.35
   }
 
-  /// One slide: its first line in the deck, its title, and its Markdown without presenter notes.
+  /// One slide: its first line in the deck, its title, and its Markdown without presenter notes,
+  /// each line with its line number in the deck.
   struct Slide {
     let line: Int
     let title: String
     let lines: [String]
+    let numbers: [Int]
+
+    init(line: Int, title: String, lines: [String], numbers: [Int]? = nil) {
+      self.line = line
+      self.title = title
+      self.lines = lines
+      self.numbers = numbers ?? Array(line..<line + lines.count)
+    }
   }
 
   /// The slides of a Marp deck: split at `---` lines outside code, after the front matter, with
   /// HTML comments (the presenter notes, and directives) taken out.
   static func slides(in deck: String) -> [Slide] {
     var slides: [Slide] = []
-    var current: [String] = []
+    var current: [(number: Int, text: String)] = []
     var start = 1
     var inCode = false
     var inComment = false
@@ -73,7 +91,7 @@ struct SlideFit {
         start = index + 2
         continue
       }
-      current.append(line)
+      current.append((index + 1, line))
     }
     slides.append(slide(current, at: start))
     return slides.filter {
@@ -81,12 +99,14 @@ struct SlideFit {
     }
   }
 
-  /// A slide of `lines`, the first of them at `line` in the deck; its line is its first that is
+  /// A slide of `lines` that starts after the `---` at `line` - 1; its line is its first that is
   /// not blank.
-  private static func slide(_ lines: [String], at line: Int) -> Slide {
-    let title = lines.first { $0.hasPrefix("#") } ?? lines.first { !$0.isEmpty } ?? ""
-    let blank = lines.prefix { $0.trimmingCharacters(in: .whitespaces).isEmpty }.count
-    return Slide(line: line + blank, title: title, lines: lines)
+  private static func slide(_ lines: [(number: Int, text: String)], at line: Int) -> Slide {
+    let text = lines.map(\.text)
+    let title = text.first { $0.hasPrefix("#") } ?? text.first { !$0.isEmpty } ?? ""
+    let first = lines.first { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
+    return Slide(
+      line: first?.number ?? line, title: title, lines: text, numbers: lines.map(\.number))
   }
 
   /// What a slide fills, in lines of code, and its code lines wider than a slide.
@@ -102,19 +122,9 @@ struct SlideFit {
     }
     func endParagraph() {
       guard !paragraph.isEmpty else { return }
-      // A list item starts a rendered line of its own; its continuation lines join it.
-      var items: [String] = []
-      for line in paragraph {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        let startsItem =
-          trimmed.hasPrefix("- ") || trimmed.hasPrefix("* ") || trimmed.hasPrefix("|")
-          || trimmed.first?.isNumber == true && trimmed.contains(". ")
-        if startsItem || items.isEmpty {
-          items.append(trimmed)
-        } else {
-          items[items.count - 1] += " " + trimmed
-        }
-      }
+      // Marp renders with `breaks: true`: every source line is a rendered line of its own (a
+      // continuation line is also a hard wrap, which `hardWraps(in:)` reports).
+      let items = paragraph.map { $0.trimmingCharacters(in: .whitespaces) }
       // A table's columns share the width as a browser's automatic layout does, roughly: in
       // proportion to their longest cells.
       let table = items.filter { $0.hasPrefix("|") }.map {
@@ -125,6 +135,7 @@ struct SlideFit {
       }
       let total = max(1, widths.reduce(0, +))
       var listItems = 0
+      var inList = false
       for item in items {
         if item.hasPrefix("|") {
           // A table row: as tall as its longest cell wraps in its column's share of the width.
@@ -137,10 +148,12 @@ struct SlideFit {
             }.max() ?? 1
           height += rows * textLine + 13 / 28.35
         } else {
-          let isList = item.hasPrefix("- ") || item.hasPrefix("* ") || item.first?.isNumber == true
+          let isItem = startsItem(item)
+          // A continuation line stays in its list item's indentation.
+          inList = isItem || inList && !item.hasPrefix("|")
           let shown = item.replacing(#/\]\([^)]*\)/#, with: "]")
-          height += wrapped(shown, columns: isList ? listColumns : textColumns) * textLine
-          if isList {
+          height += wrapped(shown, columns: inList ? listColumns : textColumns) * textLine
+          if isItem {
             if listItems > 0 { height += 0.25 * 29 / 28.35 }
             listItems += 1
           }
@@ -181,5 +194,10 @@ struct SlideFit {
     let first = slide.lines.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
     height -= blockGap + (first.hasPrefix("#") ? 24 / 28.35 : 0)
     return (height, wide)
+  }
+
+  /// Whether a trimmed line starts a list item: `- `, `* `, `+ `, `1. ` or `1) `.
+  static func startsItem(_ trimmed: String) -> Bool {
+    trimmed.wholeMatch(of: #/([-*+]|\d+[.)])\s.*/#) != nil
   }
 }

@@ -130,7 +130,7 @@ struct Step1Tests {
           rule: "configure() inserts one entity and saves it; a save is what makes it visible to "
             + "other contexts.",
           hint: "Look for the save on the way into the block: the insert alone is not enough.",
-          read: "the-fix"))
+          read: "pitfalls"))
     }
   }
 
@@ -167,7 +167,7 @@ struct Step1Tests {
             "Renames that each run whole inside perform are serialized: the last one saved wins, "
             + "and the controller and the store agree.",
           hint: "Rename and save in one perform block, so no other rename slips in between.",
-          read: "the-fix"))
+          read: "pitfalls"))
     }
   }
 

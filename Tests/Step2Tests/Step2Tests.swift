@@ -118,7 +118,7 @@ struct Step2Tests {
           rule: "A save writes the changes of its own context only. An edit made to an object of "
             + "another context is not in `moc`, so `moc.save()` has nothing to write.",
           hint: "Refetch the entity in the context that saves: existingObject(with:as:).",
-          read: "the-fix"))
+          read: "the-rule"))
     }
   }
 
@@ -169,7 +169,7 @@ struct Step2Tests {
           rule: "Each update refetches and saves in its own context; under "
             + ".mergeByPropertyObjectTrump the last save wins.",
           hint: "Keep `moc.mergePolicy = .mergeByPropertyObjectTrump`, and refetch inside perform.",
-          read: "the-fix"))
+          read: "concurrent-updates-and-the-merge-policy"))
     }
   }
 
@@ -274,7 +274,7 @@ struct Step2Tests {
         rule: "A managed object is not Sendable and is bound to its context's queue; its "
           + "ManagedObjectID is Sendable and can be kept anywhere.",
         hint: "Store `ManagedObjectID?` behind a `Mutex` and drop `@unchecked`: then the compiler "
-          + "itself checks that the controller can be shared with any Task.", read: "sendable-state"
+          + "itself checks that the controller can be shared with any Task.", read: "you-will-need"
       )
       let bound = storedContextBoundState(of: controller)
       expect(

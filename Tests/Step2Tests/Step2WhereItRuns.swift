@@ -45,7 +45,7 @@ extension Step2Tests {
             + "the caller's thread stays free, and the view context, which belongs to the UI, "
             + "is left alone.",
           hint: "`container.newBackgroundContext()` in each method, and `try await moc.perform "
-            + "{ … }`: `performAndWait` is for synchronous code.", read: "the-fix"))
+            + "{ … }`: `performAndWait` is for synchronous code.", read: "pitfalls-22"))
     }
   }
 
@@ -67,7 +67,7 @@ extension Step2Tests {
             + "policy, a save) runs on after the return, races with what follows, and its "
             + "errors go nowhere.",
           hint: "Do the work in the method itself, before or inside the awaited `perform`.",
-          read: "the-fix"))
+          read: "pitfalls-22"))
     }
   }
 }

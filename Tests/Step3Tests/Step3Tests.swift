@@ -156,8 +156,8 @@ struct Step3Tests {
 /// against each side. They compile in parallel.
 @Suite("Step 3 — what the compiler checks")
 struct Step3ProbeTests {
-  /// The first three are what isolating the types buys, so the starter fails them. The last
-  /// three hold on both sides: they are the facts the lesson stands on (SE-0434).
+  /// The first three are what isolating the types buys, so the starter fails them. The others
+  /// hold on both sides: they are the facts the lesson (SE-0434) and its stretch task stand on.
   static func probe(
     _ name: String, _ subject: Subject, starter: StarterOutcome = .passesOnStarter
   ) async {
@@ -206,6 +206,13 @@ struct Step3ProbeTests {
     arguments: Subject.all)
   func sendableEntityIsDiagnosed(_ subject: Subject) async {
     await Self.probe("SendableEntityIsDiagnosed", subject)
+  }
+
+  @Test(
+    "probe PredicateKeyPathsStayOnTheActor: #Predicate and SortDescriptor on an isolated entity do not compile",
+    arguments: Subject.all)
+  func predicateKeyPathsStayOnTheActor(_ subject: Subject) async {
+    await Self.probe("PredicateKeyPathsStayOnTheActor", subject)
   }
 
   static let lesson = Step3Tests.step.lesson(

@@ -22,7 +22,8 @@ extension Step4Tests {
           + "current code runs on the context's queue (inside its perform) and stops the "
           + "program anywhere else. An empty body says yes to everyone.",
         hint: "checkIsolated() must stop the program when the current code is not inside the "
-          + "context's perform; ask the container, not the thread.", read: "isolation-checks")
+          + "context's perform; ask the container, not the thread.",
+        read: "the-runtimes-isolation-questions")
       let stopped = await #expect(
         processExitsWith: .failure,
         "checkIsolated() off the context's queue must stop the program"

@@ -19,7 +19,7 @@ extension Step4Tests {
       + "else, even in another context's perform, no.",
     hint: "Ask the container whether the current code is inside the context's perform: the "
       + "perform scope, not the thread, is the answer to both questions.",
-    read: "isolation-checks")
+    read: "the-runtimes-isolation-questions")
 
   /// What the two executors answer to `isIsolatingCurrentContext()`, directly.
   static func isolationAnswers(_ subject: Subject) async throws {

@@ -107,7 +107,7 @@ extension Step6Tests {
       + "code through that races with the actor.",
     hint: "Answer from this actor's own context: yes only inside its perform, and never from "
       + "any other thread. Or leave both out: the defaults say no.",
-    read: "the-isolation-checks-once-more")
+    read: "you-will-need")
 
   @Test(
     "a model actor's executor never claims isolation off its context's queue",

@@ -108,7 +108,7 @@ struct Step6Tests {
     rule: "A lookup by ID is typed and total: the object as its entity, or nil. A missing "
       + "object is an ordinary answer, never a trap.",
     hint: "Ask this actor's own context for the object, typed as the entity asked for, and let "
-      + "every failure of that lookup become nil.", read: "typed-lookups")
+      + "every failure of that lookup become nil.", read: "lookups-by-id")
 
   static let parallelCheck = step.check("two model actors run at the same time", .passesOnStarter)
 

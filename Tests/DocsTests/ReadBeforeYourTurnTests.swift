@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import WorkshopSupport
+
+/// While attendees work, the slide a failure sends them to is one they may read: before "Your
+/// turn". Any check can fail while they work (the untouched starter fails some, a plausible wrong
+/// answer fails any), so every lesson of a step points before "Your turn", and so does the first
+/// hint. The one exception is `#stretch-task`: the stretch task comes after the exercise, so its
+/// statement does too, and it must hold no line of the solution.
+@Suite("Failures point to a slide before \"Your turn\"")
+struct ReadBeforeYourTurnTests {
+  typealias Step = StepFolder
+
+  /// The anchor of the one section after "Your turn" a lesson may point to.
+  static let stretchTask = "stretch-task"
+
+  /// A step's deck: its lines, the index of its "Your turn" heading, and each heading's anchor
+  /// with its line index.
+  struct Deck {
+    let path: String
+    let lines: [Substring]
+    let turn: Int
+    let headings: [(anchor: String, index: Int)]
+
+    init(_ step: Step) throws {
+      let name = try #require(
+        ((try? Repository.names(in: "slides", ending: ".md")) ?? []).first {
+          $0.hasPrefix(String(format: "%02d-", step.number))
+        }, "no deck slides/0\(step.number)-….md")
+      path = "slides/\(name)"
+      lines = DocsTests.read(path).split(separator: "\n", omittingEmptySubsequences: false)
+      turn = try #require(
+        lines.firstIndex { $0.hasPrefix("## Your turn") || $0.hasPrefix("# Your turn") },
+        "\(path) has no slide \"Your turn\"")
+      headings = lines.enumerated().filter { $0.element.hasPrefix("#") }.map {
+        (
+          DocsTests.anchor($0.element.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)),
+          $0.offset
+        )
+      }
+    }
+
+    /// The line index of the heading with `anchor`, if the deck has one.
+    func index(of anchor: String) -> Int? { headings.first { $0.anchor == anchor }?.index }
+
+    /// The lines of the section that starts at the heading with `anchor`, up to the next one.
+    func section(_ anchor: String) -> ArraySlice<Substring> {
+      guard let start = index(of: anchor) else { return [] }
+      let end = headings.first { $0.index > start }?.index ?? lines.count
+      return lines[start..<end]
+    }
+  }
+
+  /// Every slide anchor a step's checks name, with where: `read: "…"` in `step.lesson(…)`, and
+  /// `slide: "slides/<deck>#…"` in a `Lesson(…)` written out (a `whenStuck`, for example).
+  static func lessonAnchors(of step: Step, deck: String) -> [(place: String, anchor: String)] {
+    let read = #/read:\s*"([a-z0-9_-]+)"/#
+    let slide = #/slide:\s*"(slides/[A-Za-z0-9_-]+\.md)#([a-z0-9_-]+)"/#
+    var anchors: [(String, String)] = []
+    for file in DocsTests.swiftFiles(under: "Tests/Step\(step.number)Tests")
+    where !file.contains("/Probes/") {
+      let source = DocsTests.read(file)
+      func line(_ range: Range<String.Index>) -> String {
+        "\(file):\(source[..<range.lowerBound].filter { $0 == "\n" }.count + 1)"
+      }
+      for match in source.matches(of: read) {
+        anchors.append((line(match.range), String(match.output.1)))
+      }
+      for match in source.matches(of: slide) where match.output.1 == deck {
+        anchors.append((line(match.range), String(match.output.2)))
+      }
+    }
+    return anchors
+  }
+
+  /// Every `slides/<deck>#…` link in the step's first hint, `Hints/1-….md`.
+  static func firstHintAnchors(of step: Step, deck: String) -> [(place: String, anchor: String)] {
+    let folder = "\(step.starter)/Hints"
+    let link = #/(slides/[A-Za-z0-9_-]+\.md)#([a-z0-9_-]+)/#
+    return ((try? Repository.names(in: folder, ending: ".md")) ?? []).filter { $0.hasPrefix("1-") }
+      .flatMap { name in
+        DocsTests.read("\(folder)/\(name)").matches(of: link).filter { $0.output.1 == deck }.map {
+          ("\(folder)/\(name)", String($0.output.2))
+        }
+      }
+  }
+
+  @Test(
+    "Every failure's Read: and the first hint point before \"Your turn\"", arguments: StepFolder.all
+  )
+  func readsComeBeforeYourTurn(_ step: Step) throws {
+    let deck = try Deck(step)
+    let lessons = Self.lessonAnchors(of: step, deck: deck.path)
+    #expect(!lessons.isEmpty, "found no `read:` in Tests/Step\(step.number)Tests")
+    let late = (lessons + Self.firstHintAnchors(of: step, deck: deck.path)).filter {
+      guard $0.anchor != Self.stretchTask, let index = deck.index(of: $0.anchor) else {
+        return false  // a missing anchor is DocsTests' "Every slide … exists" check's to report
+      }
+      return index > deck.turn
+    }
+    guard !late.isEmpty else { return }
+    let list = late.map { "  \($0.place): \(deck.path)#\($0.anchor)" }.joined(separator: "\n")
+    Issue.record(
+      Comment(
+        rawValue: """
+          \(step.module): \(late.count) lesson(s) send the attendee past "Your turn" \
+          (\(deck.path):\(deck.turn + 1)):
+          \(list)
+          Rule: a failure is met while the attendee still works (the starter fails some checks, \
+          a plausible wrong answer fails any), and the slides after "Your turn" are the answer. \
+          Only #\(Self.stretchTask) may come after it. Fix: point the lesson to a slide before \
+          "Your turn" that states its rule, or move (or add) such a slide there, without the \
+          solution's code.
+          """))
+  }
+
+  @Test("The stretch task's slide holds no line of the solution", arguments: StepFolder.all)
+  func stretchTaskHoldsNoAnswer(_ step: Step) throws {
+    let deck = try Deck(step)
+    let section = deck.section(Self.stretchTask)
+    guard let start = deck.index(of: Self.stretchTask) else { return }
+    #expect(start > deck.turn, "\(deck.path): #\(Self.stretchTask) is before \"Your turn\"")
+    let added = AnswerAfterTheExerciseTests.addedLines(step)
+    let found = section.enumerated().flatMap { offset, line in
+      AnswerAfterTheExerciseTests.shown(
+        added, in: String(line), where: "\(deck.path):\(start + offset + 1)")
+    }
+    AnswerAfterTheExerciseTests.report(
+      found, step,
+      what: "\(deck.path)#\(Self.stretchTask), where failures point while the "
+        + "attendee works,",
+      fix: "state the task there; show its code on a slide of its own after it.")
+  }
+}
