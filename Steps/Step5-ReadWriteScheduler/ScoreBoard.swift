@@ -1,8 +1,8 @@
 import Foundation
 import ManagedObjectCore
 
-/// The 2024 talk's app code, on the scheduler: read-modify-write of a score (2024 talk,
-/// slide 7), and reads.
+/// The app code of the 2024 talk, on the scheduler: read-modify-write of a score, and reads
+/// (2024 talk, slides 7 and 44).
 nonisolated public struct ScoreBoard: Sendable {
   public let scheduler: ReadWriteScheduler
 
