@@ -98,7 +98,7 @@ struct CheckNameTests {
   static func prose(of markdown: String) -> String {
     var inCode = false
     return markdown.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
-      if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+      if Markdown.isFence(line) {
         inCode.toggle()
         return false
       }

@@ -84,7 +84,7 @@ struct SlideFit {
         inComment = !line.contains("-->")
         continue
       }
-      if line.hasPrefix("```") { inCode.toggle() }
+      if Markdown.isFence(line) { inCode.toggle() }
       if !inCode, line == "---" {
         slides.append(slide(current, at: start))
         current = []
@@ -164,7 +164,7 @@ struct SlideFit {
     }
 
     for line in slide.lines {
-      if line.hasPrefix("```") {
+      if Markdown.isFence(line) {
         if inCode {
           height += Double(codeLines) * codeLine + codeBlockExtra
           codeLines = 0

@@ -19,8 +19,8 @@ extension SlideFit {
     var previous: (number: Int, text: String)?
     for (number, line) in zip(slide.numbers, slide.lines) {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
-      if trimmed.hasPrefix("```") { inCode.toggle() }
-      if inCode || trimmed.hasPrefix("```") {
+      if Markdown.isFence(trimmed) { inCode.toggle() }
+      if inCode || Markdown.isFence(trimmed) {
         previous = nil
         continue
       }
@@ -61,7 +61,7 @@ extension SlideFit {
     var found: [(line: Int, scalar: Unicode.Scalar)] = []
     var inCode = false
     for (number, line) in zip(slide.numbers, slide.lines) {
-      if line.hasPrefix("```") {
+      if Markdown.isFence(line) {
         inCode.toggle()
         continue
       }
@@ -82,7 +82,7 @@ extension SlideFit {
     var found: [Int] = []
     var inCode = false
     for (number, line) in zip(slide.numbers, slide.lines) {
-      if line.hasPrefix("```") {
+      if Markdown.isFence(line) {
         inCode.toggle()
         continue
       }

@@ -26,11 +26,15 @@ struct TalkCitation {
     #"(?i)\b(?:the|both|either|neither|each|a|this|that|its)\s+(?:(?:2023|2024)\s+)?talks?\b|\b(?:2023|2024)\s+talks?\b|\bslides?\s+\d|\((?:2023|2024)\)"#
   ).wordBoundaryKind(.simple)
 
-  /// One talk's part of a citation: `2023 talk, slide 9`, `2024 talk, slides 25–27, 33`.
-  static let citedTalk = #"(2023|2024) talk, slides? (\d+(?:[–-]\d+)?(?:, \d+(?:[–-]\d+)?)*)"#
+  /// One talk's part of a citation: `2023 talk, slide 9`, `2024 talk, slides 25–27, 33`,
+  /// `2023 talk, slides 60, 64 and 66`.
+  static let citedTalk =
+    #"(2023|2024) talk, slides? (\d+(?:[–-]\d+)?(?:(?:, | and |, and )\d+(?:[–-]\d+)?)*)"#
 
-  /// A citation: one talk's part, or both talks' parts joined by "; ", in parentheses.
-  let citation = try! Regex(#"\("# + Self.citedTalk + #"(?:; "# + Self.citedTalk + #")?\)"#)
+  /// A citation: one talk's part, or both talks' parts joined by "; ", in parentheses; after
+  /// another "; " it may name what shows the claim today: `(2023 talk, slide 64; probe X)`.
+  let citation = try! Regex(
+    #"\("# + Self.citedTalk + #"(?:; "# + Self.citedTalk + #")?(?:; [^()]*)?\)"#)
 
   /// One talk's part, alone.
   let part = try! Regex(Self.citedTalk)
@@ -82,7 +86,7 @@ struct TalkCitation {
         inFrontMatter = offset == 0 || line != "---"
         continue
       }
-      if line.hasPrefix("```") {
+      if Markdown.isFence(line) {
         close()
         inFence.toggle()
         continue
@@ -178,9 +182,9 @@ struct TalkCitation {
     return rest.firstMatch(of: mention) != nil
   }
 
-  /// "9", "23–28", "36, 38" as ranges.
+  /// "9", "23–28", "36, 38", "60, 64 and 66" as ranges.
   static func ranges(_ list: String) -> [ClosedRange<Int>] {
-    list.split(separator: ",").compactMap { item in
+    list.replacingOccurrences(of: " and ", with: ",").split(separator: ",").compactMap { item in
       let bounds = item.split(whereSeparator: { $0 == "–" || $0 == "-" })
         .compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
       guard let low = bounds.first, let high = bounds.last, low <= high else { return nil }

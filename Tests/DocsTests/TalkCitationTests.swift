@@ -137,6 +137,11 @@ struct TalkCitationTests {
     #expect(cited.map(\.talk) == [2023, 2024])
     #expect(cited.map(\.slides) == [[38...38], [7...7]])
     #expect(rule.citations(in: sentences[1].text).first?.slides == [23...28])
+    #expect(Markdown.isFence("```swift from=Tests/X.swift") && Markdown.isFence("```"))
+    #expect(!Markdown.isFence("```` ```swift from=<path> ```` in the README is an excerpt"))
+    let listed = rule.citations(in: "Errors today (2023 talk, slides 60, 62–63 and 66; probe X).")
+    #expect(listed.first?.slides == [60...60, 62...63, 66...66])
+    #expect(rule.lacksCitation("The talk says so (probe X; 2023 talk, slide 60)."))
     let swift = "/// The talk's controller\n/// (2023 talk, slides 9–15): a class.\nlet x = 1\n"
     #expect(TalkCitation.sentences(swift: swift).map(\.line) == [1, 3])
     #expect(!rule.lacksCitation(TalkCitation.sentences(swift: swift)[0].text))

@@ -1,5 +1,5 @@
 // PROBE: compiles
-// The 2024 talk's slides 31–33, ported: a main-actor cell keeps the fetched exam result and adds
+// Ported from the 2024 talk (2024 talk, slides 31–33): a main-actor cell keeps the fetched exam result and adds
 // 10 to its score. The slide shows the same "cannot cross actor boundary" error as slide 27
 // (2024 talk, slide 33); today it compiles without a warning, for the same reason (SE-0414: the
 // result of the nonisolated call is a fresh region, and the cell's main-actor state takes it).

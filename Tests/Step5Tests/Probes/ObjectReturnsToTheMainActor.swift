@@ -1,5 +1,5 @@
 // PROBE: compiles
-// The 2024 talk's slides 25–27, ported: a nonisolated async function fetches the first exam
+// Ported from the 2024 talk (2024 talk, slides 25–27): a nonisolated async function fetches the first exam
 // result in a context of its own and returns the object to the main actor, which reads `score`.
 // The slide shows the error "Non-sendable type 'ExamResult?' returned by implicitly asynchronous
 // call to nonisolated function cannot cross actor boundary" (2024 talk, slide 27). Swift 6 with
