@@ -1,6 +1,6 @@
 import ManagedObjectCore
 
-/// The same controller as an actor (2023 talk, slides 16–22). It compiles without a single
+/// The same controller as an actor (2023 talk, slides 16–22). It compiles without a concurrency
 /// warning, as the talk shows (2023 talk, slide 18), and it is just as wrong: an actor
 /// guarantees that one job runs at a time, not on which thread (2023 talk, slides 21–22). Its
 /// jobs run on the cooperative thread pool, never on the context's queue.

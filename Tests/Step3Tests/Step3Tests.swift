@@ -89,8 +89,8 @@ struct Step3Tests {
     "Step3", deck: "slides/03-global-actor.md",
     likelyCauseOfHang: "an await on CoreDataActor that never resumes")
 
-  /// Configure, rename, read, delete: the talk's last controller (2023 talk, slides 68–69), kept
-  /// by the actor.
+  /// Configure, rename, read, delete: the talk's last controller keeps its entity on the actor
+  /// and has `configure()` only (2023 talk, slides 68–69); the other methods are the workshop's.
   private static func lifeOfAnEntity(
     _ subject: Subject, named name: String
   ) async throws -> (renamed: String?, storedAfterRename: [String], storedAfterDelete: [String]) {

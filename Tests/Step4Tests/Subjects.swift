@@ -9,7 +9,8 @@ import WorkshopSupport
 // Code that has to run on each side's own CoreDataActor. A global actor is a type, so what runs
 // on it is written once per side; the checks themselves are written once, in Step4Tests.swift.
 
-/// What the checks use of the talk's last controller (2023 talk, slides 68–69).
+/// What the checks use of the controller: the talk's last one has `configure()` (2023 talk,
+/// slides 68–69); renaming, reading and deleting are the workshop's.
 protocol Controller: AnyObject, Sendable {
   func configure(name: String) async throws
   func rename(to newName: String) async throws
