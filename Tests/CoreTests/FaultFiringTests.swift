@@ -7,7 +7,10 @@ import WorkshopSupport
 /// made; a fault whose row is gone everywhere fires as a deleted object.
 ///
 /// Apple, Core Data Programming Guide, "Faulting and Uniquing": "A managed object fault is an
-/// instance of the appropriate class, but its persistent variables are not yet initialized."
+/// instance of the appropriate class, but its persistent variables are not yet initialized";
+/// "If at some stage a persistent property of a fault object is accessed, Core Data automatically
+/// retrieves the data for the object and initializes the object" ("Firing Faults"); turning an
+/// object into a fault is useful for "ensuring that property values are current".
 /// `refresh(_:mergeChanges:)`: with false "the context discards pending changes and the managed
 /// object becomes a fault. Upon next access, the context reloads the object's values from the
 /// persistent store or last cached state." `shouldDeleteInaccessibleFaults` (an inaccessible

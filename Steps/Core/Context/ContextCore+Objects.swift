@@ -77,7 +77,7 @@ extension ContextCore {
     return object
   }
 
-  /// Registers `row` as a fault: its values load on first use (lock held).
+  /// Registers `row` as a fault: its values load on first use, as the row is then (lock held).
   @discardableResult
   func registerFault(_ row: SourceRow, in state: ContextState) -> ManagedObject {
     if let existing = state.registered[row.id] { return existing }
