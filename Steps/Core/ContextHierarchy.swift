@@ -55,11 +55,9 @@ extension ContextCore {
     return parent.state.withLock { parent.viewLookup(id, in: $0) }
   }
 
+  /// A loaded object's row: its values, unsaved changes included (lock held).
   private func row(of object: ManagedObject) -> SourceRow {
-    if let batch = object.fault, let row = batch.rows.first(where: { $0.id == object.id }) {
-      return row
-    }
-    return SourceRow(
+    SourceRow(
       id: object.id, entity: type(of: object), values: object.storedValues(),
       version: object.version)
   }
@@ -75,7 +73,10 @@ extension ContextCore {
         rows.append(source)
         continue
       }
-      if object.lifecycle == .persisted { rows.append(row(of: object)) }
+      // A fault has no values of its own yet: the row is the one this context reads now.
+      if object.lifecycle == .persisted {
+        rows.append(object.fault == nil ? row(of: object) : source)
+      }
     }
     let inserted = state.objects(state.inserted).filter { $0 is Entity }
       .sorted { $0.insertionSerial < $1.insertionSerial }
@@ -87,6 +88,7 @@ extension ContextCore {
   func viewLookup(_ id: ManagedObjectID, in state: ContextState) -> SourceLookup {
     guard let object = state.registered[state.resolve(id)] else { return sourceLookup(id) }
     switch object.lifecycle {
+    case .persisted where object.fault != nil: return sourceLookup(object.id)
     case .inserted, .persisted: return .found(row(of: object))
     case .deleted: return .deleted
     case .detached, .scratch: return .missing

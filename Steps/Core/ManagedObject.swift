@@ -34,7 +34,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
   var committed: [String: StoredValue] = [:]
   /// The row version `committed` was read at, for optimistic locking.
   var version = 0
-  /// Set while the object is a fault: its values wait in the batch it was fetched in.
+  /// Set while the object is a fault: its values load, with its batch's, from the parent context
+  /// or the store when it fires (`ContextCore.fireFault`).
   var fault: FaultBatch?
   /// Set on a fetch's scratch object while the fetch compiles its predicate (CompiledPredicate).
   var compiler: PredicateCompiler?
@@ -268,7 +269,9 @@ enum EntityNames {
   }
 }
 
-/// The rows of one batch of a batched fetch, shared by the faults made from them.
+/// The faults that fire together (one batch of a batched fetch, or a single fault), shared by
+/// them: each member's row as it was when the fault was made, which names the member and keeps
+/// the values it last saw. Firing reads the rows as they are then.
 final class FaultBatch {
   var rows: [SourceRow]
 

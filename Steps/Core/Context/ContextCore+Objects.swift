@@ -35,14 +35,37 @@ extension ContextCore {
     ManagedObjectID(key: object.id.key, storage: .permanent(row: row))
   }
 
-  /// Loads the values of `object`'s whole batch, if it is a fault (lock held).
+  /// Fires `object`, if it is a fault, with the rest of its batch (lock held). Each member loads
+  /// its row as the parent context or the store holds it now, as Core Data's fault does; the row
+  /// the batch kept from when the fault was made is only the values the member last saw, for
+  /// when its row is gone (`fulfil`). Members are found by their current IDs: a save or a merge
+  /// may have made a temporary ID permanent since.
   func fireFault(_ object: ManagedObject, in state: ContextState) {
     guard object.core === self, let batch = object.fault else { return }
     for row in batch.rows {
-      guard let member = state.registered[row.id], member.fault === batch else { continue }
-      member.fault = nil
-      member.load(row: row.values, version: row.version)
+      guard let member = state.registered[state.resolve(row.id)], member.fault === batch else {
+        continue
+      }
+      fulfil(member, lastSeen: row, in: state)
     }
+    // No longer registered (its context was reset): nothing to read, it keeps what it last saw.
+    guard object.fault === batch else { return }
+    let row = batch.rows.first { $0.id == object.id || state.resolve($0.id) == object.id }
+    object.load(row: row?.values ?? [:], version: row?.version ?? 0)
+  }
+
+  /// Loads a fault's current row (lock held). A row that is gone everywhere (deleted in the store,
+  /// or dropped by the parent) makes the object a pending deletion, as Core Data's
+  /// `shouldDeleteInaccessibleFaults` (true by default) does, discarded at the next save; it
+  /// keeps the values it last saw, where Core Data's are "set to nil or 0", which a Swift
+  /// attribute that is not optional cannot hold (README, "Where it differs").
+  private func fulfil(_ object: ManagedObject, lastSeen: SourceRow, in state: ContextState) {
+    guard case .found(let row) = sourceLookup(object.id) else {
+      object.load(row: lastSeen.values, version: lastSeen.version)
+      if markDeleted(object, in: state) { state.unpropagatedDeletes.append(object) }
+      return
+    }
+    object.load(row: row.values, version: row.version)
   }
 
   @discardableResult
@@ -54,7 +77,7 @@ extension ContextCore {
     return object
   }
 
-  /// Registers `row` as a fault: its values load on first use (lock held).
+  /// Registers `row` as a fault: its values load on first use, as the row is then (lock held).
   @discardableResult
   func registerFault(_ row: SourceRow, in state: ContextState) -> ManagedObject {
     if let existing = state.registered[row.id] { return existing }
@@ -132,6 +155,8 @@ extension ContextCore {
     state.unpropagatedDeletes.removeAll()
     for object in deleted {
       guard case .deleted = object.lifecycle else { continue }
+      // A deletion merged into a fault: its relationships are in its row.
+      fireFault(object, in: state)
       for cell in object.cells where cell.isRelationship {
         guard let inverse = cell.inverseName else { continue }
         for targetID in cell.targets {

@@ -112,8 +112,8 @@ extension ContextCore {
       detach(object, .goneFromParent, in: state)
       return .invalidated
     }
-    // A fault has no values of its own to keep: it stays a fault, now holding the new row, and
-    // loads it when it fires, as Core Data's fault reads the row cache then.
+    // A fault has no values of its own to keep: it stays a fault, and reads its row when it
+    // fires; the new row is the last it has seen.
     if object.fault != nil {
       object.fault = FaultBatch(rows: [row])
       return .refreshed
