@@ -46,9 +46,21 @@ public enum WorkshopEnvironment {
     name: "WORKSHOP_BENCH", example: "1",
     meaning:
       "Run the benchmarks, which are off by default (measurements, not checks; use `-c release`).")
+  public static let modelSeconds = Variable(
+    name: "WORKSHOP_MODEL_SECONDS", example: "600",
+    meaning:
+      "How long the core's model-based random test runs programs; about 1 second by default. "
+      + "A failure prints its seed and the shortest program that still fails.")
+  public static let modelSeed = Variable(
+    name: "WORKSHOP_MODEL_SEED", example: "1234",
+    meaning:
+      "The first seed of the core's model-based random test (1 by default); the run tries it, "
+      + "then the next ones. A failure's seed reproduces it.")
 
   /// Every variable, in the order the README lists them.
-  public static let all = [verify, side, check, timeScale, swiftc, modules, bench]
+  public static let all = [
+    verify, side, check, timeScale, swiftc, modules, bench, modelSeconds, modelSeed,
+  ]
 
   /// The variable's value in this process, nil when it is not set or empty.
   public static func value(_ variable: Variable) -> String? {

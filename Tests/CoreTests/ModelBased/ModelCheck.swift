@@ -1,0 +1,127 @@
+import ManagedObjectCore
+
+/// What one context of the core holds, read inside its `perform` without firing any fault.
+struct ContextSnapshot: Sendable {
+  enum Values: Sendable, Equatable {
+    case book(title: String, pages: Int, author: ManagedObjectID?)
+    case author(name: String, books: Set<ManagedObjectID>)
+  }
+
+  var books: Set<ManagedObjectID> = []
+  var authors: Set<ManagedObjectID> = []
+  var inserted: Set<ManagedObjectID> = []
+  var deleted: Set<ManagedObjectID> = []
+  /// The registered objects that are neither faults nor deleted, and what they hold.
+  var loaded: [ManagedObjectID: Values] = [:]
+
+  /// `firingFaults` reads every registered object first, for exploring past stale faults.
+  static func read(
+    _ context: ManagedObjectContext, firingFaults: Bool = false
+  ) async throws -> ContextSnapshot {
+    try await context.perform {
+      if firingFaults {
+        for object in context.registeredObjects where object.isFault {
+          _ = (object as? Book)?.pages ?? (object as? Author)?.name.count
+        }
+      }
+      var snapshot = ContextSnapshot()
+      snapshot.books = Set(try context.fetchObjectIDs(FetchRequest<Book>()))
+      snapshot.authors = Set(try context.fetchObjectIDs(FetchRequest<Author>()))
+      snapshot.inserted = Set(context.insertedObjects.map(\.objectID))
+      snapshot.deleted = Set(context.deletedObjects.map(\.objectID))
+      for object in context.registeredObjects where !object.isFault && !object.isDeleted {
+        switch object {
+        case let book as Book:
+          snapshot.loaded[book.objectID] = .book(
+            title: book.title, pages: book.pages, author: book.author?.objectID)
+        case let author as Author:
+          snapshot.loaded[author.objectID] = .author(
+            name: author.name, books: Set(author.books.map(\.objectID)))
+        default: break
+        }
+      }
+      return snapshot
+    }
+  }
+}
+
+extension CoreWorld {
+  /// Compares every context with the model; nil when they agree. Where the core has loaded an
+  /// object the model holds as a fault, the model loads it too (Apple leaves the moment open;
+  /// the values must then be the source's current row). Also fails on any violation reported.
+  func check(against model: inout ReferenceModel, firingFaults: Bool = false) async -> String? {
+    let violations = container.removeAllViolations()
+    if !violations.isEmpty {
+      return "violations reported for legal code:\n"
+        + violations.map { "  \($0)" }.joined(separator: "\n")
+    }
+    for (index, context) in contexts.enumerated() {
+      let snapshot: ContextSnapshot
+      do {
+        snapshot = try await ContextSnapshot.read(context, firingFaults: firingFaults)
+      } catch {
+        return "ctx\(index): a fetch threw \(error)"
+      }
+      if let problem = compare(snapshot, index, &model) { return "ctx\(index): \(problem)" }
+    }
+    return nil
+  }
+
+  private func names(_ ids: Set<ManagedObjectID>) -> String {
+    ids.map { id in numbers[id].map { "#\($0)" } ?? "\(id)" }.sorted().joined(separator: ", ")
+  }
+
+  private func names(_ numbers: Set<Int>) -> String {
+    numbers.sorted().map { "#\($0)" }.joined(separator: ", ")
+  }
+
+  private func compare(
+    _ snapshot: ContextSnapshot, _ index: Int, _ model: inout ReferenceModel
+  ) -> String? {
+    func ids(_ numbers: Set<Int>) -> Set<ManagedObjectID> {
+      Set(numbers.compactMap { self.ids[$0] })
+    }
+    let expectedBooks = model.visible(.book, in: index)
+    if snapshot.books != ids(expectedBooks) {
+      return
+        "a fetch of Book returns [\(names(snapshot.books))], the model [\(names(expectedBooks))]"
+    }
+    let expectedAuthors = model.visible(.author, in: index)
+    if snapshot.authors != ids(expectedAuthors) {
+      return "a fetch of Author returns [\(names(snapshot.authors))], "
+        + "the model [\(names(expectedAuthors))]"
+    }
+    let change = model.pendingChange(in: index)
+    if snapshot.inserted != ids(change.inserted) {
+      return "insertedObjects [\(names(snapshot.inserted))], the model [\(names(change.inserted))]"
+    }
+    if snapshot.deleted != ids(change.deleted) {
+      return "deletedObjects [\(names(snapshot.deleted))], the model [\(names(change.deleted))]"
+    }
+    for (id, values) in snapshot.loaded.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+      guard let number = numbers[id] else { return "an object the program never made: \(id)" }
+      model.load(number, in: index)
+      guard let row = model.row(number, seenBy: index) else {
+        return "#\(number) is loaded and holds \(values); the model has no row for it"
+      }
+      let expected: ContextSnapshot.Values =
+        switch model.entities[number]! {
+        case .book:
+          .book(title: row.text, pages: row.pages, author: row.author.map { self.ids[$0]! })
+        case .author: .author(name: row.text, books: ids(model.books(of: number, in: index)))
+        }
+      if values != expected {
+        return "#\(number) holds \(describe(values)), the model \(describe(expected))"
+      }
+    }
+    return nil
+  }
+
+  private func describe(_ values: ContextSnapshot.Values) -> String {
+    switch values {
+    case .book(let title, let pages, let author):
+      "Book(title: \"\(title)\", pages: \(pages), author: \(author.map { names([$0]) } ?? "nil"))"
+    case .author(let name, let books): "Author(name: \"\(name)\", books: [\(names(books))])"
+    }
+  }
+}
