@@ -135,10 +135,14 @@ extension ContextCore {
         }
         state.touched.insert(object.id)
       }
-      for object in deleting {
-        _ = markDeleted(object, in: state)
+      for object in deleting where markDeleted(object, in: state) {
+        state.unpropagatedDeletes.append(object)
       }
       follow(links, before: owners, in: state)
+      // The child's deletions are this context's now: their delete rules run here too, at the
+      // end of this event (the child's save) or at this context's save, as
+      // `propagatesDeletesAtEndOfEvent` says; the child ran them only over what it had read.
+      if state.propagatesDeletesAtEndOfEvent { propagateDeletes(in: state) }
     }
   }
 }
