@@ -32,6 +32,15 @@ enum Operation: Hashable, Codable, Sendable {
   case batchDelete(pagesBelow: Int, merge: Bool)
 }
 
+/// The two paths issue 24 says the core still gets wrong, fixed on branch `diverge`: deleting an
+/// object never saved to the store (Apple, `delete(_:)`: "it is simply removed from the
+/// receiver"), and merging a batch delete's IDs (Batch Programming Guide: "remove any objects in
+/// memory that are loaded which match"). While `avoided`, no program takes them (the generator
+/// and the shrinker ask `allows`); turn it off once `diverge` is on main.
+enum KnownDivergences {
+  static let avoided = true
+}
+
 extension ReferenceModel {
   /// Whether `operation` is legal and unambiguous now; the shrinker's programs skip those that
   /// are not.
@@ -55,7 +64,10 @@ extension ReferenceModel {
     case .removeBook(let context, let author, let book):
       return sees(book, .book, in: context) && row(book, seenBy: context)?.author == author
         && sees(author, .author, in: context)
-    case .delete(let context, let object), .read(let context, let object):
+    case .delete(let context, let object):
+      if KnownDivergences.avoided && store[object] == nil { return false }
+      return entities[object].map { sees(object, $0, in: context) } ?? false
+    case .read(let context, let object):
       return entities[object].map { sees(object, $0, in: context) } ?? false
     case .refresh(let context, let object, let mergeChanges):
       guard let registered = contexts[context].objects[object] else { return false }
@@ -67,13 +79,26 @@ extension ReferenceModel {
           && registered.values?.books == registered.snapshot?.books
       return !registered.isInserted && !registered.isDeleted && keepsRelationships
         && row(object, in: contexts[context].parent) != nil
-    case .save, .rollback, .reset, .fetchBooks: return true
+    case .save(let context):
+      // A child's edit to an object its parent has deleted but not saved: Apple does not say
+      // what the parent makes of it, and the core lands the edit on the deleted object, whose
+      // relationships may then name it after its delete rule ran. Not asked.
+      guard case .context(let parent) = contexts[context].parent else { return true }
+      var model = self
+      let updated = pendingChange(in: context).updated
+      for number in updated { model.load(number, in: parent) }
+      return !updated.contains { model.contexts[parent].objects[$0]?.isDeleted == true }
+    case .rollback, .reset, .fetchBooks: return true
     case .mergeLastSave(let from, let into):
       return from != into && lastSaves[from] != nil && contexts[into].parent == .store
     case .stackSaveEdit(let book, _):
+      // The stack's local context is a new child of the root: it finds the book only where the
+      // root does (one the root deleted is `objectDeleted`, as `existingObject(with:)` throws).
       return topology == .stack && entities[book] == .book && store[book] != nil
+        && row(book, in: .context(0)) != nil
     case .batchInsert(let numbers, _): return numbers.allSatisfy(fresh)
-    case .batchUpdate, .batchDelete: return true
+    case .batchDelete(_, let merge): return !(KnownDivergences.avoided && merge)
+    case .batchUpdate: return true
     }
   }
 
@@ -91,9 +116,9 @@ extension ReferenceModel {
     case .setAuthor(let context, let book, let author):
       setAuthor(author, of: book, in: context)
     case .addBook(let context, let author, let book):
-      setAuthor(author, of: book, in: context)
-    case .removeBook(let context, _, let book):
-      setAuthor(nil, of: book, in: context)
+      addBook(book, to: author, in: context)
+    case .removeBook(let context, let author, let book):
+      removeBook(book, from: author, in: context)
     case .delete(let context, let object): delete(object, in: context)
     case .read(let context, let object): load(object, in: context)
     case .fetchBooks(let context):

@@ -92,7 +92,8 @@ extension Operation: CustomStringConvertible {
       return "try await stack.save { local in book\(b).pages = \(pages) }"
     case .batchInsert(let numbers, let merge):
       return batch(
-        "BatchInsertRequest<Book>(objects: \(numbers.map { "[\"title\": \"batch \($0)\"]" }))"
+        "BatchInsertRequest<Book>(objects: ["
+          + numbers.map { "[\"title\": \"batch \($0)\"]" }.joined(separator: ", ") + "])"
           + "  // \(numbers.map { "#\($0)" }.joined(separator: ", "))", merge)
     case .batchUpdate(let limit, let pages, let merge):
       return batch(

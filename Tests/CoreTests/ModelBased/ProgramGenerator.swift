@@ -7,13 +7,9 @@ struct ProgramGenerator {
   private let topology: Topology
   private var nextNumber = 0
   private let seed: UInt64
-  /// For exploring past the divergences issue 24 lists: no delete of an unsaved insert, no merge
-  /// of a batch delete.
-  private let avoidingKnownDivergences: Bool
 
-  init(seed: UInt64, avoidingKnownDivergences: Bool = false) {
+  init(seed: UInt64) {
     self.seed = seed
-    self.avoidingKnownDivergences = avoidingKnownDivergences
     random = SplitMix64(seed: seed)
     topology = [
       .siblings(mergesAutomatically: true), .siblings(mergesAutomatically: false),
@@ -70,7 +66,6 @@ struct ProgramGenerator {
     case 45..<50:
       let entity: ReferenceModel.Entity = Bool.random(using: &random) ? .book : .author
       guard let object = pick(entity, in: c) else { return nil }
-      if avoidingKnownDivergences && model.store[object] == nil { return nil }
       return .delete(context: c, object: object)
     case 50..<53: return pick(.book, in: c).map { .read(context: c, object: $0) }
     case 53..<56: return .fetchBooks(context: c)
@@ -96,8 +91,7 @@ struct ProgramGenerator {
       return .batchUpdate(
         pagesBelow: pages(), to: pages(), merge: Bool.random(using: &random))
     default:
-      let merge = Bool.random(using: &random) && !avoidingKnownDivergences
-      return .batchDelete(pagesBelow: pages(), merge: merge)
+      return .batchDelete(pagesBelow: pages(), merge: Bool.random(using: &random))
     }
   }
 }

@@ -43,9 +43,10 @@ extension ReferenceModel {
       change.updated.subtract(writeToStore(change, from: index))
       lastSaves[index] = change
     case .context(let parent):
-      // An edit to an object its parent no longer has fails (the core's objectNotFound; Apple
-      // does not say).
-      guard change.updated.allSatisfy({ row($0, in: .context(parent)) != nil }) else {
+      // The parent finds each edited object first, firing its faults; an edit to an object it
+      // no longer has fails (the core's objectNotFound; Apple does not say).
+      for number in change.updated { load(number, in: parent) }
+      guard change.updated.allSatisfy({ contexts[parent].objects[$0] != nil }) else {
         return .conflict
       }
       push(change, from: index, into: parent)
@@ -131,14 +132,10 @@ extension ReferenceModel {
         contexts[parent].objects[number]?.isTouched = true
       }
     }
-    // A deletion of a row the parent no longer has leaves nothing to delete there.
+    // A deletion of a row the parent no longer has leaves nothing to delete there; otherwise it
+    // is the parent's deletion now, and the delete rule takes it out of the parent's lists.
     for number in change.deleted where row(number, in: .context(parent)) != nil {
-      load(number, in: parent)
-      if contexts[parent].objects[number]?.isInserted == true {
-        contexts[parent].objects[number] = nil
-      } else {
-        contexts[parent].objects[number]?.isDeleted = true
-      }
+      delete(number, in: parent)
     }
     for number in change.inserted.union(change.updated) {
       let values = contexts[index].objects[number]!.values
@@ -151,7 +148,7 @@ extension ReferenceModel {
   mutating func merge(_ change: Change, into index: Int) {
     let source = contexts[index].parent
     for number in change.inserted where contexts[index].objects[number] == nil {
-      if row(number, in: source) != nil { contexts[index].objects[number] = Object() }
+      if row(number, in: source) != nil { registerFault(number, in: index) }
     }
     for number in change.updated { refresh(number, in: index, mergeChanges: true) }
     for number in change.deleted where contexts[index].objects[number] != nil {
@@ -190,6 +187,7 @@ extension ReferenceModel {
     var change = Change(fromBatch: true)
     for (number, row) in store where entities[number] == .book && row.pages < limit {
       store[number] = nil
+      dangling[number] = row.author
       change.deleted.insert(number)
     }
     return change

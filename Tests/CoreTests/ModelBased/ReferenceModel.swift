@@ -49,6 +49,10 @@ struct ReferenceModel {
   struct Object: Hashable {
     /// nil: a fault, which fires with its source's current row.
     var values: Row?
+    /// A fault's row when it was made: what it keeps if its row is gone everywhere when it fires
+    /// (the core's documented choice, README "Where it differs": it "keeps the values it last
+    /// saw", where Apple's are "all set to nil or 0").
+    var lastSeen: Row?
     /// The row as last read or saved, for rollback, conflicts and "changed" properties.
     var snapshot: Row?
     /// The store's version of the row when the snapshot was read.
@@ -79,6 +83,13 @@ struct ReferenceModel {
   var entities: [Int: Entity] = [:]
   var store: [Int: Row] = [:]
   var versions: [Int: Int] = [:]
+  /// Books a batch request deleted while they named an author: the author's row in the store
+  /// still lists them. Apple: a batch delete's "changes enacted on the persistent store are not
+  /// reflected in the objects that are currently in memory", and "validation rules on
+  /// relationships" are not enforced (Batch Programming Guide, "Implementing Batch Deletes");
+  /// of the rows that name a deleted one it says nothing, and the core's choice is
+  /// `BatchDeleteRequest`'s: they are "left dangling in the store and resolve to nothing".
+  var dangling: [Int: Int] = [:]
   var contexts: [Context]
   /// Each context's last save that reached the store, for `mergeChanges(fromContextDidSave:)`.
   var lastSaves: [Int: Change] = [:]
@@ -96,6 +107,7 @@ struct ReferenceModel {
       guard var row = store[number] else { return nil }
       if entities[number] == .author {
         row.books = Set(store.filter { $0.value.author == number }.keys)
+          .union(dangling.filter { $0.value == number }.keys)
       }
       return row
     case .context(let index): return row(number, seenBy: index)
@@ -133,6 +145,13 @@ struct ReferenceModel {
     }
   }
 
+  /// Whether a relationship read in context `index` finds `number`: a registered object (even
+  /// one pending deletion), or a row its parent or store still has. A relationship reads as the
+  /// targets it finds (the core's `readRelationship`; Apple leaves a dangling target unsaid).
+  func reaches(_ number: Int, in index: Int) -> Bool {
+    contexts[index].objects[number] != nil || row(number, in: contexts[index].parent) != nil
+  }
+
   /// An author's books as context `index` sees them.
   func books(of author: Int, in index: Int) -> Set<Int> {
     row(author, seenBy: index)?.books ?? []
@@ -140,12 +159,25 @@ struct ReferenceModel {
 
   // MARK: - Changing one context
 
-  /// Registers `number` loaded (firing its fault), as any read or write does.
+  /// Registers `number` as a fault that will fire with its source's row, remembering that row.
+  mutating func registerFault(_ number: Int, in index: Int) {
+    contexts[index].objects[number] = Object(lastSeen: row(number, in: contexts[index].parent))
+  }
+
+  /// Registers `number` loaded (firing its fault), as any read or write does. A fault whose row
+  /// is gone everywhere becomes a pending deletion, as Apple's `shouldDeleteInaccessibleFaults`
+  /// (true by default) says: its "isDeleted property is set to true, which adds the object to
+  /// the context's deletedObjects set"; its delete rule runs, as for any deletion.
   mutating func load(_ number: Int, in index: Int) {
     let parent = contexts[index].parent
     var object = contexts[index].objects[number] ?? Object()
-    guard object.values == nil, let row = row(number, in: parent) else {
+    guard object.values == nil else { return }
+    guard let row = row(number, in: parent) else {
+      guard let lastSeen = object.lastSeen else { return }
+      object.values = lastSeen
+      object.snapshot = lastSeen
       contexts[index].objects[number] = object
+      delete(number, in: index)
       return
     }
     object.values = row
@@ -159,7 +191,7 @@ struct ReferenceModel {
     contexts[index].objects[number] = Object(values: row, isInserted: true)
   }
 
-  /// Sets a book's author; the inverse (both authors' books) follows.
+  /// Sets a book's author (the to-one side); the inverse (both authors' books) follows.
   mutating func setAuthor(_ author: Int?, of book: Int, in index: Int) {
     load(book, in: index)
     guard let values = contexts[index].objects[book]?.values else { return }
@@ -169,6 +201,35 @@ struct ReferenceModel {
     contexts[index].objects[book]?.values?.author = author
     if let old { changeBooks(of: old, in: index) { $0.remove(book) } }
     if let author { changeBooks(of: author, in: index) { $0.insert(book) } }
+  }
+
+  /// `author.books.insert(book)` (the to-many side). Apple says only that Core Data keeps both
+  /// sides in step; the core's choice (`ContextCore.relate`) is that a write changes the inverse
+  /// of the members the set gains or loses. So where this context's author already lists the
+  /// book (read before the book was moved elsewhere), the book keeps the author it has here.
+  mutating func addBook(_ book: Int, to author: Int, in index: Int) {
+    changeBooks(of: author, in: index) { _ in }
+    guard !books(of: author, in: index).contains(book) else { return }
+    changeBooks(of: author, in: index) { $0.insert(book) }
+    load(book, in: index)
+    if let previous = row(book, seenBy: index)?.author, previous != author {
+      changeBooks(of: previous, in: index) { $0.remove(book) }
+    }
+    contexts[index].objects[book]?.values?.author = author
+    contexts[index].objects[book]?.isTouched = true
+  }
+
+  /// `author.books.remove(book)`, the to-many side: as `addBook`, the book loses its author only
+  /// where this context's author listed it, and only if it named that author.
+  mutating func removeBook(_ book: Int, from author: Int, in index: Int) {
+    changeBooks(of: author, in: index) { _ in }
+    guard books(of: author, in: index).contains(book) else { return }
+    changeBooks(of: author, in: index) { $0.remove(book) }
+    load(book, in: index)
+    if row(book, seenBy: index)?.author == author {
+      contexts[index].objects[book]?.values?.author = nil
+    }
+    contexts[index].objects[book]?.isTouched = true
   }
 
   private mutating func changeBooks(
@@ -190,17 +251,24 @@ struct ReferenceModel {
     }
   }
 
-  /// Deletes `number`: an unsaved insert is simply removed; otherwise a pending deletion, and the
-  /// delete rule (nullify) clears the books that named a deleted author.
+  /// Deletes `number`: an unsaved insert is simply removed; otherwise a pending deletion. The
+  /// delete rule (nullify) takes it out of the other side of each of its relationships, where
+  /// that side names it (a stale side may not; the core then leaves it untouched).
   mutating func delete(_ number: Int, in index: Int) {
+    // Firing a fault whose row is gone deletes it already (see `load`).
+    load(number, in: index)
+    guard contexts[index].objects[number]?.isDeleted != true else { return }
     if entities[number] == .author {
-      for book in books(of: number, in: index) where row(book, seenBy: index) != nil {
-        setAuthor(nil, of: book, in: index)
+      for book in books(of: number, in: index) where row(book, seenBy: index)?.author == number {
+        load(book, in: index)
+        contexts[index].objects[book]?.values?.author = nil
+        contexts[index].objects[book]?.isTouched = true
       }
-    } else if let author = row(number, seenBy: index)?.author {
+    } else if let author = row(number, seenBy: index)?.author,
+      books(of: author, in: index).contains(number)
+    {
       changeBooks(of: author, in: index) { $0.remove(number) }
     }
-    load(number, in: index)
     if contexts[index].objects[number]?.isInserted == true {
       contexts[index].objects[number] = nil
     } else {
@@ -225,24 +293,33 @@ struct ReferenceModel {
 
   /// `refresh(_:mergeChanges:)`: false makes a fault; true reloads and re-applies local changes.
   mutating func refresh(_ number: Int, in index: Int, mergeChanges: Bool) {
-    guard var object = contexts[index].objects[number] else { return }
-    guard mergeChanges else {
-      contexts[index].objects[number] = Object()
-      return
-    }
+    guard var object = contexts[index].objects[number], !object.isInserted else { return }
     guard let fresh = row(number, in: contexts[index].parent) else {
-      // The row is gone: a pending deletion that keeps its values, as Apple's
-      // `shouldDeleteInaccessibleFaults` marks such an object deleted (the core's README,
-      // "Where it differs", tells the rest).
-      contexts[index].objects[number]?.isDeleted = true
+      // The row is gone: a pending deletion, as Apple's `shouldDeleteInaccessibleFaults` marks
+      // such an object deleted, and its delete rule runs; it keeps its values, its last read
+      // ones without `mergeChanges` (the core's README, "Where it differs", tells the rest). One
+      // already pending stays as it is.
+      guard !object.isDeleted else { return }
+      if !mergeChanges, object.values != nil { object.values = object.snapshot }
+      object.isTouched = false
+      contexts[index].objects[number] = object
+      delete(number, in: index)
       return
     }
-    guard let values = object.values else { return }
-    object.values = Self.reapply(changesFrom: object.snapshot, to: values, onto: fresh)
+    // A fault stays a fault, its row now the last it saw; without `mergeChanges` an object
+    // with no pending deletion becomes one.
+    guard let values = object.values, mergeChanges || object.isDeleted else {
+      registerFault(number, in: index)
+      return
+    }
+    // "Then the context applies local changes over the newly loaded values": a change applied
+    // is a write, which marks the object updated even where it writes the value the row has now
+    // (`SameValueWriteTests` cites Apple); an object with no changed value is clean again.
+    object.isTouched = mergeChanges && values != object.snapshot
+    object.values =
+      mergeChanges ? Self.reapply(changesFrom: object.snapshot, to: values, onto: fresh) : fresh
     object.snapshot = fresh
     object.version = versions[number] ?? 0
-    // A write of the value the row has now leaves no change to re-apply.
-    object.isTouched = object.isTouched && object.values != fresh
     contexts[index].objects[number] = object
   }
 
