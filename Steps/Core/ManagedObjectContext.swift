@@ -132,7 +132,8 @@ public final class ManagedObjectContext: Sendable {
   }
 
   /// Marks `object` for deletion at the next save. Relationships pointing to it are nullified
-  /// at the end of the event (see ``propagatesDeletesAtEndOfEvent``).
+  /// at the end of the event (see ``propagatesDeletesAtEndOfEvent``). An object never saved then
+  /// leaves the context instead: Apple, "it is simply removed from the receiver".
   public func delete(_ object: ManagedObject) {
     core.delete(object)
   }
