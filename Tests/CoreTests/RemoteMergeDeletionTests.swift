@@ -82,4 +82,39 @@ struct RemoteMergeDeletionTests {
       container.violations.first?.location.hasPrefix("after a merge removed it") == true,
       "\(container.violations)")
   }
+
+  @Test("An object that pointed at a removed one finds nothing there, and has no change to save")
+  func linksResolveToNothing() async throws {
+    let container = makeContainer()
+    let writer = container.newBackgroundContext()
+    let authorID = try await writer.perform {
+      let author = Author(context: writer)
+      author.name = "Ann"
+      let book = Book(context: writer)
+      book.title = "Gone"
+      book.author = author
+      try writer.save()
+      return author.objectID
+    }
+    let reader = container.newBackgroundContext()
+    let before = try await reader.perform {
+      try reader.existingObject(with: authorID, as: Author.self).books.count
+    }
+    let changes = try await writer.perform {
+      var request = BatchDeleteRequest(fetchRequest: FetchRequest<Book>())
+      request.resultType = .objectIDs
+      return try #require(try writer.execute(request).changes)
+    }
+    ManagedObjectContext.mergeChanges(fromRemoteContextSave: changes, into: [reader])
+    let after = try await reader.perform {
+      (
+        try reader.existingObject(with: authorID, as: Author.self).books.count,
+        reader.hasChanges
+      )
+    }
+    #expect(before == 1)
+    #expect(after.0 == 0, "the link leads to a row that is gone, as it does in the store")
+    #expect(!after.1, "the merge wrote nothing: the author is as the store has it")
+    #expect(container.violations.isEmpty, "\(container.violations)")
+  }
 }
