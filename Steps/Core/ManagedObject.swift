@@ -22,6 +22,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     case insertionDiscarded = "its insertion was rolled back or deleted"
     case deletedInStore = "it was deleted in the store by another context"
     case goneFromParent = "its parent context no longer has it"
+    case removedByMerge = "a merge removed it: its row was deleted in the store"
   }
 
   let core: ContextCore

@@ -132,7 +132,8 @@ public final class ManagedObjectContext: Sendable {
   }
 
   /// Marks `object` for deletion at the next save. Relationships pointing to it are nullified
-  /// at the end of the event (see ``propagatesDeletesAtEndOfEvent``).
+  /// at the end of the event (see ``propagatesDeletesAtEndOfEvent``). An object never saved then
+  /// leaves the context instead: Apple, "it is simply removed from the receiver".
   public func delete(_ object: ManagedObject) {
     core.delete(object)
   }
@@ -221,12 +222,15 @@ public final class ManagedObjectContext: Sendable {
   }
 
   /// Merges a change made outside these contexts (a batch request's `changes`) into each of
-  /// them, on each context's own queue, and returns when all are done.
+  /// them, on each context's own queue, and returns when all are done. Updated objects are
+  /// refreshed and inserted ones registered as faults, as by
+  /// ``mergeChanges(fromContextDidSave:)``; deleted ones are removed from the context, not
+  /// deleted there (Apple, `NSBatchDeleteRequest`: "remove any deleted objects from memory").
   public static func mergeChanges(
     fromRemoteContextSave changes: ContextDidSave, into contexts: [ManagedObjectContext]
   ) {
     for context in contexts {
-      context.performAndWait { context.mergeChanges(fromContextDidSave: changes) }
+      context.performAndWait { context.core.mergeRemoteChanges(changes) }
     }
   }
 

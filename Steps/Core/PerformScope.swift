@@ -24,9 +24,13 @@ struct ContextID: Hashable, Sendable, CustomStringConvertible {
 /// The main queue is the one exception on Darwin, where the main thread holds it in any block
 /// (`holdsMainQueue`).
 enum PerformScope {
+  /// A context whose block is running. It holds the context, not its name: a block may rename
+  /// its context (`performBackgroundTask`'s start unnamed), and a report names it as it is then.
   struct Entry: Sendable {
     let id: ContextID
-    let displayName: String
+    let core: ContextCore
+
+    var displayName: String { core.displayName }
   }
 
   /// What the current code may touch: the contexts whose blocks are running, innermost last,

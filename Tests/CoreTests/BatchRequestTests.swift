@@ -161,13 +161,13 @@ struct BatchRequestTests {
       request.resultType = .objectIDs
       let result = try context.execute(request)
       ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes!, into: [context])
-      return (result, registered.filter { !$0.isDeleted }.count)
+      return (result, (registered.count, context.registeredObjects.count))
     }
     #expect(result.objectIDs?.count == 3)
     #expect(try await counters(container).map(\.1) == [0, 1, 2, 3, 4, 5, 6])
-    // The merge calls `delete(_:)` on each deleted object (Apple,
-    // `mergeChanges(fromContextDidSave:)`, which the remote-save merge shares).
-    #expect(remaining == 7, "merging the deletions deletes the objects in the context")
+    // The merge removes each deleted object from memory (Apple, `NSBatchDeleteRequest`; see
+    // `RemoteMergeDeletionTests`).
+    #expect(remaining == (10, 7), "merging the deletions removes the objects from the context")
   }
 
   @Test("Upsert: a batch insert whose key exists updates the row under ObjectTrump")

@@ -91,9 +91,14 @@ struct PerformTests {
     #expect(violations.isEmpty, "\(violations)")
   }
 
-  /// The async `perform` is `nonisolated` (not `nonisolated(nonsending)`), as in the iOS 26 SDK,
-  /// so the call leaves the caller's actor before it looks at `schedule` (SE-0338): even on the
-  /// main actor, `.immediate` finds itself off the main queue and enqueues like `.enqueued`.
+  /// Apple, `ScheduledTaskType.immediate`: "Immediate tasks execute right away if the context
+  /// operates within the current scope; otherwise, the context enqueues the task." The async
+  /// `perform` is `@preconcurrency nonisolated` on Apple's page, not `nonisolated(nonsending)`,
+  /// and the SDK interfaces found (iOS 15.0 to 17.4) mark it with no executor-inheriting
+  /// attribute, so the call leaves the caller's actor before it looks at `schedule` (SE-0338): even
+  /// on the main actor, `.immediate` finds itself off the main queue and enqueues like
+  /// `.enqueued`, behind a block queued before it. The README's fidelity notes give the sources
+  /// and what is not known.
   @Test("The async perform leaves the caller's actor: .immediate from the main actor enqueues")
   @MainActor
   func scheduleOnTheMainQueue() async throws {

@@ -149,12 +149,14 @@ extension ContextCore {
   }
 
   /// Runs the delete rules of the objects deleted since the last time (lock held): the objects
-  /// pointing back at each forget it.
+  /// pointing back at each forget it. An object that was never saved then leaves the context:
+  /// Apple, `delete(_:)`: "If object has not yet been saved to a persistent store, it is simply
+  /// removed from the receiver."
   func propagateDeletes(in state: ContextState) {
     let deleted = state.unpropagatedDeletes
     state.unpropagatedDeletes.removeAll()
     for object in deleted {
-      guard case .deleted = object.lifecycle else { continue }
+      guard case .deleted(let wasInserted) = object.lifecycle else { continue }
       // A deletion merged into a fault: its relationships are in its row.
       fireFault(object, in: state)
       for cell in object.cells where cell.isRelationship {
@@ -167,6 +169,7 @@ extension ContextCore {
           target.markWritten(in: state)
         }
       }
+      if wasInserted { detach(object, .insertionDiscarded, in: state) }
     }
   }
 

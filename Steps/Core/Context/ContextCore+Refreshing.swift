@@ -134,12 +134,23 @@ extension ContextCore {
     objectsDidChange.post(change)
   }
 
+  /// `mergeChanges(fromRemoteContextSave:into:)` for this context: as a did-save merge, except
+  /// that deleted objects are removed, not deleted here. Apple, `NSBatchDeleteRequest`: "you must
+  /// remove any deleted objects from memory after the request finishes", by this call; their rows
+  /// are gone already, so there is nothing left for a save to do with them.
+  func mergeRemoteChanges(_ note: ContextDidSave) {
+    let change = access(.mergeChanges) { state in merge(note, removingDeleted: true, in: state) }
+    objectsDidChange.post(change)
+  }
+
   /// Core Data's `mergeChanges(fromContextDidSave:)`, which "refreshes any objects which have
   /// been updated in the other context, faults in any newly-inserted objects, and invokes
   /// `delete(_:)` on those which have been deleted": updated objects keep their local changes, and
   /// a deleted one becomes a pending deletion here, whose delete rules run at the end of the event
   /// and which the next save drops from the store's point of view (its row is already gone).
-  private func merge(_ note: ContextDidSave, in state: ContextState) -> ContextObjectsDidChange {
+  private func merge(
+    _ note: ContextDidSave, removingDeleted: Bool = false, in state: ContextState
+  ) -> ContextObjectsDidChange {
     var change = ContextObjectsDidChange(contextName: name)
     // A parent's save made temporary IDs permanent: adopt them before looking anything up.
     rekey(note.permanentIDs.filter { state.registered[$0.key] != nil }, in: state)
@@ -153,8 +164,15 @@ extension ContextCore {
       record(reload(object, keepingChanges: true, in: state), of: object.id, in: &change)
     }
     for id in note.deletedObjectIDs {
-      guard let object = state.registered[state.resolve(id)], markDeleted(object, in: state)
-      else { continue }
+      guard let object = state.registered[state.resolve(id)] else { continue }
+      if removingDeleted, object.lifecycle != .inserted {
+        // Other objects keep their links to it, as the store's rows do: a batch delete changes
+        // nothing else.
+        detach(object, .removedByMerge, in: state)
+        change.deletedObjectIDs.insert(object.id)
+        continue
+      }
+      guard markDeleted(object, in: state) else { continue }
       state.unpropagatedDeletes.append(object)
       change.deletedObjectIDs.insert(object.id)
     }

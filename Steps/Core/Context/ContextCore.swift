@@ -69,7 +69,7 @@ final class ContextCore: Sendable {
   }
 
   private var scopeEntry: PerformScope.Entry {
-    PerformScope.Entry(id: id, displayName: displayName)
+    PerformScope.Entry(id: id, core: self)
   }
 
   /// The caller's frame plus this context: what a `performAndWait` block may touch. A caller that
