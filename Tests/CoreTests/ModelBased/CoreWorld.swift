@@ -181,9 +181,9 @@ final class CoreWorld {
     try await context.perform { try body(context) }
   }
 
+  /// Apple's way to bring a batch request's changes into contexts (`NSBatchDeleteRequest`: "you
+  /// must remove any deleted objects from memory after the request finishes").
   private func mergeEverywhere(_ changes: ContextDidSave) async {
-    for context in contexts {
-      await context.perform { context.mergeChanges(fromContextDidSave: changes) }
-    }
+    ManagedObjectContext.mergeChanges(fromRemoteContextSave: changes, into: contexts)
   }
 }

@@ -32,15 +32,6 @@ enum Operation: Hashable, Codable, Sendable {
   case batchDelete(pagesBelow: Int, merge: Bool)
 }
 
-/// The two paths issue 24 says the core still gets wrong, fixed on branch `diverge`: deleting an
-/// object never saved to the store (Apple, `delete(_:)`: "it is simply removed from the
-/// receiver"), and merging a batch delete's IDs (Batch Programming Guide: "remove any objects in
-/// memory that are loaded which match"). While `avoided`, no program takes them (the generator
-/// and the shrinker ask `allows`); turn it off once `diverge` is on main.
-enum KnownDivergences {
-  static let avoided = true
-}
-
 extension ReferenceModel {
   /// Whether `operation` is legal and unambiguous now; the shrinker's programs skip those that
   /// are not.
@@ -64,10 +55,7 @@ extension ReferenceModel {
     case .removeBook(let context, let author, let book):
       return sees(book, .book, in: context) && row(book, seenBy: context)?.author == author
         && sees(author, .author, in: context)
-    case .delete(let context, let object):
-      if KnownDivergences.avoided && store[object] == nil { return false }
-      return entities[object].map { sees(object, $0, in: context) } ?? false
-    case .read(let context, let object):
+    case .delete(let context, let object), .read(let context, let object):
       return entities[object].map { sees(object, $0, in: context) } ?? false
     case .refresh(let context, let object, let mergeChanges):
       guard let registered = contexts[context].objects[object] else { return false }
@@ -97,8 +85,7 @@ extension ReferenceModel {
       return topology == .stack && entities[book] == .book && store[book] != nil
         && row(book, in: .context(0)) != nil
     case .batchInsert(let numbers, _): return numbers.allSatisfy(fresh)
-    case .batchDelete(_, let merge): return !(KnownDivergences.avoided && merge)
-    case .batchUpdate: return true
+    case .batchUpdate, .batchDelete: return true
     }
   }
 

@@ -111,7 +111,9 @@ extension Operation: CustomStringConvertible {
   }
 
   private func batch(_ request: String, _ merge: Bool) -> String {
-    "try await ctx0.perform { try ctx0.execute(\(request)) }"
-      + (merge ? "; merge its objectIDs into ctx0, ctx1" : "")
+    (merge ? "let result = " : "") + "try await ctx0.perform { try ctx0.execute(\(request)) }"
+      + (merge
+        ? "; ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes!, "
+          + "into: [ctx0, ctx1])" : "")
   }
 }

@@ -144,7 +144,9 @@ extension ReferenceModel {
     for number in change.deleted { contexts[index].objects[number] = nil }
   }
 
-  /// `mergeChanges(fromContextDidSave:)` into context `index`.
+  /// `mergeChanges(fromContextDidSave:)` into context `index`; a batch request's change merges
+  /// as `mergeChanges(fromRemoteContextSave:into:)` does, which removes the deleted objects from
+  /// memory (Apple, `NSBatchDeleteRequest`: "you must remove any deleted objects from memory").
   mutating func merge(_ change: Change, into index: Int) {
     let source = contexts[index].parent
     for number in change.inserted where contexts[index].objects[number] == nil {

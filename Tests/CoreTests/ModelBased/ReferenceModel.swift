@@ -28,10 +28,16 @@
 ///   context's changed properties over the store's. A set marks the object updated even when it
 ///   writes the same value (`SameValueWriteTests` cites Apple).
 ///
+/// - `propagatesDeletesAtEndOfEvent`: a context "propagates deletes at the end of the event in
+///   which a change was made" (or during a save): a child's deletion pushed into its parent runs
+///   the delete rule there too (`ChildDeletionRuleTests`).
+///
 /// Where Apple leaves a choice open (when a fetched object is loaded rather than a fault), the
-/// checker follows the core's choice (see `ModelCheck`); where Apple says nothing (an edit to a row
-/// deleted elsewhere), the generator does not ask, or the model takes the core's documented choice
-/// and says so.
+/// checker follows the core's choice (see `ModelCheck`); where Apple says nothing, the generator
+/// does not ask (a child's edit of an object its parent deleted), or the model takes the core's
+/// documented choice and says so where it does: what a fault whose row is gone keeps (`Object`),
+/// which inverses a to-many write changes (`addBook`), how a relationship to a gone row reads
+/// (`reaches`), the rows a batch delete leaves naming it (`dangling`).
 struct ReferenceModel {
   enum Entity: String, Codable, Sendable { case book, author }
 
@@ -191,88 +197,12 @@ struct ReferenceModel {
     contexts[index].objects[number] = Object(values: row, isInserted: true)
   }
 
-  /// Sets a book's author (the to-one side); the inverse (both authors' books) follows.
-  mutating func setAuthor(_ author: Int?, of book: Int, in index: Int) {
-    load(book, in: index)
-    guard let values = contexts[index].objects[book]?.values else { return }
-    contexts[index].objects[book]?.isTouched = true
-    let old = values.author
-    guard old != author else { return }
-    contexts[index].objects[book]?.values?.author = author
-    if let old { changeBooks(of: old, in: index) { $0.remove(book) } }
-    if let author { changeBooks(of: author, in: index) { $0.insert(book) } }
-  }
-
-  /// `author.books.insert(book)` (the to-many side). Apple says only that Core Data keeps both
-  /// sides in step; the core's choice (`ContextCore.relate`) is that a write changes the inverse
-  /// of the members the set gains or loses. So where this context's author already lists the
-  /// book (read before the book was moved elsewhere), the book keeps the author it has here.
-  mutating func addBook(_ book: Int, to author: Int, in index: Int) {
-    changeBooks(of: author, in: index) { _ in }
-    guard !books(of: author, in: index).contains(book) else { return }
-    changeBooks(of: author, in: index) { $0.insert(book) }
-    load(book, in: index)
-    if let previous = row(book, seenBy: index)?.author, previous != author {
-      changeBooks(of: previous, in: index) { $0.remove(book) }
-    }
-    contexts[index].objects[book]?.values?.author = author
-    contexts[index].objects[book]?.isTouched = true
-  }
-
-  /// `author.books.remove(book)`, the to-many side: as `addBook`, the book loses its author only
-  /// where this context's author listed it, and only if it named that author.
-  mutating func removeBook(_ book: Int, from author: Int, in index: Int) {
-    changeBooks(of: author, in: index) { _ in }
-    guard books(of: author, in: index).contains(book) else { return }
-    changeBooks(of: author, in: index) { $0.remove(book) }
-    load(book, in: index)
-    if row(book, seenBy: index)?.author == author {
-      contexts[index].objects[book]?.values?.author = nil
-    }
-    contexts[index].objects[book]?.isTouched = true
-  }
-
-  private mutating func changeBooks(
-    of author: Int, in index: Int, _ change: (inout Set<Int>) -> Void
-  ) {
-    load(author, in: index)
-    guard var values = contexts[index].objects[author]?.values else { return }
-    change(&values.books)
-    contexts[index].objects[author]?.values = values
-    contexts[index].objects[author]?.isTouched = true
-  }
-
   mutating func edit(_ number: Int, in index: Int, _ change: (inout Row) -> Void) {
     load(number, in: index)
     if var values = contexts[index].objects[number]?.values {
       change(&values)
       contexts[index].objects[number]?.values = values
       contexts[index].objects[number]?.isTouched = true
-    }
-  }
-
-  /// Deletes `number`: an unsaved insert is simply removed; otherwise a pending deletion. The
-  /// delete rule (nullify) takes it out of the other side of each of its relationships, where
-  /// that side names it (a stale side may not; the core then leaves it untouched).
-  mutating func delete(_ number: Int, in index: Int) {
-    // Firing a fault whose row is gone deletes it already (see `load`).
-    load(number, in: index)
-    guard contexts[index].objects[number]?.isDeleted != true else { return }
-    if entities[number] == .author {
-      for book in books(of: number, in: index) where row(book, seenBy: index)?.author == number {
-        load(book, in: index)
-        contexts[index].objects[book]?.values?.author = nil
-        contexts[index].objects[book]?.isTouched = true
-      }
-    } else if let author = row(number, seenBy: index)?.author,
-      books(of: author, in: index).contains(number)
-    {
-      changeBooks(of: author, in: index) { $0.remove(number) }
-    }
-    if contexts[index].objects[number]?.isInserted == true {
-      contexts[index].objects[number] = nil
-    } else {
-      contexts[index].objects[number]?.isDeleted = true
     }
   }
 
