@@ -45,9 +45,7 @@ struct ModelBasedTests {
     var generator = ProgramGenerator(seed: seed)
     let program = generator.program(length: Self.programLength)
     let shrunk = await Shrinker { await Self.failure(of: $0) != nil }.shrink(program)
-    let failure =
-      await Self.failure(of: shrunk, capturingCrash: true)
-      ?? "(the shrunk program passed when run again)"
+    let failure = await Self.failure(of: shrunk) ?? "(the shrunk program passed when run again)"
     Issue.record(
       """
       Seed \(seed) disagrees with the reference model (WORKSHOP_MODEL_SEED=\(seed) runs it \
@@ -83,33 +81,31 @@ struct ModelBasedTests {
         + "in \(clock.now - start)")
   }
 
+  /// The exit code of a child that ran its program to the end, whatever the program found.
+  static let ranToTheEnd: CInt = 3
+
   /// Runs `program` in a child process: nil when it passes, else what failed (the model's
-  /// disagreement, or that the process ended). A candidate's end is a known issue of shrinking.
-  /// `capturingCrash` sends the child's standard error to the log, for a crash's message; it is
-  /// off while shrinking (on Linux, a child that redirected it now and then ended at once).
-  static func failure(of program: Program, capturingCrash: Bool = false) async -> String? {
+  /// disagreement, or that the process ended, with what it wrote to standard error). The child
+  /// ends with `ranToTheEnd`, so that the exit test expects a failure exit either way and hands
+  /// back the child's standard error even when a crash ended it.
+  static func failure(of program: Program) async -> String? {
     let log = ChildLog()
     defer { log.remove() }
-    var ended = false
-    await withKnownIssue(isIntermittent: true) {
-      let result = await #expect(processExitsWith: .success) {
-        [
-          program = program as Program, path = log.path as String,
-          capturingCrash = capturingCrash as Bool
-        ] in
-        if capturingCrash { ChildLog(path: path).captureStandardError() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { exit(2) }
-        if let failure = await program.run() { ChildLog(path: path).append("\(failure)") }
-      }
-      ended = result == nil
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) { [program = program as Program, path = log.path as String] in
+      DispatchQueue.global().asyncAfter(deadline: .now() + 60) { exit(2) }
+      if let failure = await program.run() { ChildLog(path: path).append("\(failure)") }
+      exit(ModelBasedTests.ranToTheEnd)
     }
-    let lines = log.lines
-    if ended {
-      return "the process ended:\n  "
-        + lines.filter { !$0.hasPrefix("*** ") }.prefix(4)
-        .joined(separator: "\n  ")
+    guard let result else { return "the child process could not run" }
+    if result.exitStatus == .exitCode(ranToTheEnd) {
+      let lines = log.lines
+      return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
-    return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    let said = String(decoding: result.standardErrorContent, as: UTF8.self)
+      .split(separator: "\n").filter { !$0.hasPrefix("*** ") }.prefix(4)
+    return "the process ended (\(result.exitStatus)):\n  " + said.joined(separator: "\n  ")
   }
 }
 
@@ -132,12 +128,6 @@ struct ChildLog: Sendable {
   var lines: [String] {
     let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     return text.split(separator: "\n").map(String.init)
-  }
-
-  /// Sends the child's standard error (a crash's message) to the log too.
-  func captureStandardError() {
-    let file = open(path, O_WRONLY | O_APPEND)
-    if file >= 0 { _ = dup2(file, STDERR_FILENO) }
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: path) }

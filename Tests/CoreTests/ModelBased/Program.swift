@@ -93,8 +93,8 @@ extension Operation: CustomStringConvertible {
     case .batchInsert(let numbers, let merge):
       return batch(
         "BatchInsertRequest<Book>(objects: ["
-          + numbers.map { "[\"title\": \"batch \($0)\"]" }.joined(separator: ", ") + "])"
-          + "  // \(numbers.map { "#\($0)" }.joined(separator: ", "))", merge)
+          + numbers.map { "[\"title\": \"batch \($0)\"]" }.joined(separator: ", ") + "])", merge)
+        + "  // inserts \(numbers.map { "#\($0)" }.joined(separator: ", "))"
     case .batchUpdate(let limit, let pages, let merge):
       return batch(
         "BatchUpdateRequest<Book>(predicate: #Predicate { $0.pages < \(limit) }, "
