@@ -37,6 +37,13 @@ final class CoreWorld {
     case .stack:
       let stack = ContextStack(container: container)
       (self.stack, contexts) = (stack, [stack.rootSavingContext, stack.defaultContext])
+    case .family(let merges):
+      let parent = container.newBackgroundContext()
+      let child = parent.newChildContext()
+      let sibling = container.newBackgroundContext()
+      child.automaticallyMergesChangesFromParent = merges
+      sibling.automaticallyMergesChangesFromParent = merges
+      (stack, contexts) = (nil, [parent, child, sibling])
     }
     for (index, context) in contexts.enumerated() { context.name = "ctx\(index)" }
     container.addSaveObserver { [lastSaves] note in

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import WorkshopEnvironment
 
-/// Issue 24, item 2: random programs of legal operations over two contexts and a store, checked
+/// Issue 24, item 2: random programs of legal operations over two or three contexts and a store, checked
 /// after every step against `ReferenceModel`. Programs run in a child process, so that a core that
 /// stops the process fails this test with the seed instead of ending the run; a failure is shrunk
 /// (each candidate in a child too) and printed as Swift-like lines.

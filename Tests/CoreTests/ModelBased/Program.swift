@@ -7,6 +7,9 @@ enum Topology: Hashable, Codable, Sendable, CustomStringConvertible {
   /// `ContextStack`: ctx0 is `rootSavingContext`, ctx1 `defaultContext` (main queue, merges its
   /// parent's saves); the stack's `save { local in … }` runs in a new child of the root.
   case stack
+  /// Three contexts: ctx0 on the store, ctx1 its child, ctx2 ctx0's sibling on the store; ctx1
+  /// and ctx2 merge on their own, or neither does.
+  case family(mergesAutomatically: Bool)
 
   var model: ReferenceModel {
     switch self {
@@ -25,6 +28,12 @@ enum Topology: Hashable, Codable, Sendable, CustomStringConvertible {
         .init(name: "ctx0", parent: .store, mergesAutomatically: false, trumpsOnConflict: true),
         .init(name: "ctx1", parent: .context(0), mergesAutomatically: true),
       ])
+    case .family(let merges):
+      ReferenceModel(contexts: [
+        .init(name: "ctx0", parent: .store, mergesAutomatically: false),
+        .init(name: "ctx1", parent: .context(0), mergesAutomatically: merges),
+        .init(name: "ctx2", parent: .store, mergesAutomatically: merges),
+      ])
     }
   }
 
@@ -33,12 +42,21 @@ enum Topology: Hashable, Codable, Sendable, CustomStringConvertible {
     case .siblings(let merges):
       "let ctx0 = container.newBackgroundContext(), ctx1 = container.newBackgroundContext()"
         + "; ctx1.automaticallyMergesChangesFromParent = \(merges)"
+        + "; let allContexts = [ctx0, ctx1]"
     case .parentAndChild(let merges):
       "let ctx0 = container.newBackgroundContext(), ctx1 = ctx0.newChildContext()"
         + "; ctx1.automaticallyMergesChangesFromParent = \(merges)"
+        + "; let allContexts = [ctx0, ctx1]"
     case .stack:
       "let stack = ContextStack(container: container)"
         + "; let ctx0 = stack.rootSavingContext, ctx1 = stack.defaultContext"
+        + "; let allContexts = [ctx0, ctx1]"
+    case .family(let merges):
+      "let ctx0 = container.newBackgroundContext(), ctx1 = ctx0.newChildContext()"
+        + ", ctx2 = container.newBackgroundContext()"
+        + "; ctx1.automaticallyMergesChangesFromParent = \(merges)"
+        + "; ctx2.automaticallyMergesChangesFromParent = \(merges)"
+        + "; let allContexts = [ctx0, ctx1, ctx2]"
     }
   }
 }
@@ -114,6 +132,6 @@ extension Operation: CustomStringConvertible {
     (merge ? "let result = " : "") + "try await ctx0.perform { try ctx0.execute(\(request)) }"
       + (merge
         ? "; ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes!, "
-          + "into: [ctx0, ctx1])" : "")
+          + "into: allContexts)" : "")
   }
 }

@@ -14,7 +14,7 @@ struct ProgramGenerator {
     topology = [
       .siblings(mergesAutomatically: true), .siblings(mergesAutomatically: false),
       .parentAndChild(mergesAutomatically: true), .parentAndChild(mergesAutomatically: false),
-      .stack,
+      .stack, .family(mergesAutomatically: true), .family(mergesAutomatically: false),
     ].randomElement(using: &random)!
     model = topology.model
   }
@@ -77,7 +77,9 @@ struct ProgramGenerator {
       return registered.randomElement(using: &random).map {
         .refresh(context: c, object: $0, mergeChanges: Bool.random(using: &random))
       }
-    case 81..<84: return .mergeLastSave(from: 1 - c, into: c)
+    case 81..<84:
+      let others = model.contexts.indices.filter { $0 != c }
+      return .mergeLastSave(from: others.randomElement(using: &random)!, into: c)
     case 84..<90:
       guard topology == .stack else { return nil }
       if Bool.random(using: &random) { return .stackSaveInsert(number: number(), title: title()) }
