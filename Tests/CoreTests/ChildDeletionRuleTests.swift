@@ -5,14 +5,14 @@ import Testing
 /// A deletion a child's save pushes into its parent is the parent's pending deletion, and the
 /// parent runs its delete rule, as for any deletion it holds.
 ///
-/// Apple: "If you save a child context, changes are pushed to its parent" (`NSManagedObjectContext`,
-/// "Parent Store"); `propagatesDeletesAtEndOfEvent`: true "if the receiver propagates deletes at
-/// the end of the event in which a change was made, false if it propagates deletes only during a
-/// save operation"; the child's save is the event in which the parent's change was made. The
-/// child ran the rule over what it had read; the parent may have linked the
-/// object since (here the child read the author before the parent gave it a book), and the
-/// parent, then its store, must not keep a book whose author is a deleted object. Found by the
-/// model-based test (issue 24, item 2).
+/// Apple, `NSManagedObjectContext`, "Parent store": "If you save a child context, changes are
+/// pushed to its parent"; `propagatesDeletesAtEndOfEvent`: true "if the receiver propagates
+/// deletes at the end of the event in which a change was made, false if it propagates deletes
+/// only during a save operation". The child's save is the event in which the parent's change was
+/// made. The child ran the rule over what it had read; the parent may have linked the object
+/// since (here the child read the author before the parent gave it a book), and the parent, then
+/// its store, must not keep a book whose author is a deleted object. Found by the model-based test
+/// (issue 24, item 2).
 @Suite("A child's deletion runs the delete rule in the parent")
 struct ChildDeletionRuleTests {
   @Test("The parent's book no longer names the author its child deleted")

@@ -3,10 +3,10 @@ import Foundation
 import Testing
 import WorkshopEnvironment
 
-/// Issue 24, item 2: random programs of legal operations over two or three contexts and a store, checked
-/// after every step against `ReferenceModel`. Programs run in a child process, so that a core that
-/// stops the process fails this test with the seed instead of ending the run; a failure is shrunk
-/// (each candidate in a child too) and printed as Swift-like lines.
+/// Issue 24, item 2: random programs of legal operations over two or three contexts and a store,
+/// checked after every step against `ReferenceModel`. Programs run in a child process, so that a
+/// core that stops the process fails this test with the seed instead of ending the run; a failure
+/// is shrunk (each candidate in a child too) and printed as Swift-like lines.
 ///
 /// `WORKSHOP_MODEL_SECONDS` sets the budget (about 1 s by default), `WORKSHOP_MODEL_SEED` the first
 /// seed (1 by default, so the verify run tries the same programs every time).

@@ -103,7 +103,13 @@ extension CoreWorld {
       return "a fetch of Author returns [\(names(snapshot.authors))], "
         + "the model [\(names(expectedAuthors))]"
     }
-    // What the reads loaded, the model loads now (a deleted one: a fault fired with its row gone).
+    // What the reads loaded, the model loads now (a deleted one: a fault fired with its row gone,
+    // whose delete rule runs when the reading block ends, after the snapshot).
+    model.deferringRules = true
+    defer {
+      model.deferringRules = false
+      model.endEvent(in: index)
+    }
     for id in Set(snapshot.loaded.keys).union(snapshot.deleted) {
       if let number = numbers[id] { model.load(number, in: index) }
     }

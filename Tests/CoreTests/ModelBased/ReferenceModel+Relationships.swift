@@ -58,21 +58,94 @@ extension ReferenceModel {
     // Firing a fault whose row is gone deletes it already (see `load`).
     load(number, in: index)
     guard contexts[index].objects[number]?.isDeleted != true else { return }
-    if entities[number] == .author {
-      for book in books(of: number, in: index) where row(book, seenBy: index)?.author == number {
-        load(book, in: index)
-        contexts[index].objects[book]?.values?.author = nil
-        contexts[index].objects[book]?.isTouched = true
-      }
-    } else if let author = row(number, seenBy: index)?.author,
-      books(of: author, in: index).contains(number)
-    {
-      changeBooks(of: author, in: index) { $0.remove(number) }
-    }
+    runDeleteRule(of: number, in: index)
     if contexts[index].objects[number]?.isInserted == true {
       contexts[index].objects[number] = nil
     } else {
       contexts[index].objects[number]?.isDeleted = true
+    }
+  }
+
+  /// The delete rule (nullify) of `number`, over the values it holds here.
+  mutating func runDeleteRule(of number: Int, in index: Int) {
+    guard let values = contexts[index].objects[number]?.values ?? row(number, seenBy: index)
+    else { return }
+    if entities[number] == .author {
+      for book in values.books where row(book, seenBy: index)?.author == number {
+        load(book, in: index)
+        contexts[index].objects[book]?.values?.author = nil
+        contexts[index].objects[book]?.isTouched = true
+      }
+    } else if let author = values.author, books(of: author, in: index).contains(number) {
+      changeBooks(of: author, in: index) { $0.remove(number) }
+    }
+  }
+
+  /// The end of an event in context `index`: the delete rules of the faults that fired there
+  /// with their rows gone run now (`deferringRules`).
+  mutating func endEvent(in index: Int) {
+    let pending = deferredRules.filter { $0.context == index }
+    deferredRules.removeAll { $0.context == index }
+    for (_, number) in pending { runDeleteRule(of: number, in: index) }
+  }
+
+  // MARK: - A parent's lists follow the to-one sides a child's save changed
+
+  /// A book whose `author` a save may have changed, and the authors whose lists may name it.
+  struct InverseLink {
+    var member: Int
+    var owners: Set<Int>
+  }
+
+  /// The links a save of context `index` touches: each book whose author changed (old and new
+  /// author), each book an author's list gained or lost (that author); a deleted book too.
+  func inverseLinks(of change: Change, in index: Int) -> [InverseLink] {
+    var links: [InverseLink] = []
+    for number in change.inserted.union(change.updated).union(change.deleted).sorted() {
+      guard let object = contexts[index].objects[number], let values = object.values else {
+        continue
+      }
+      let read = object.snapshot
+      let deleted = change.deleted.contains(number)
+      if entities[number] == .book {
+        guard read?.author != values.author || deleted else { continue }
+        let owners = [read?.author, values.author].compactMap { $0 }
+        links.append(InverseLink(member: number, owners: Set(owners)))
+      } else {
+        let gainedOrLost = (read?.books ?? []).symmetricDifference(values.books)
+        for book in gainedOrLost.sorted() {
+          links.append(InverseLink(member: book, owners: [number]))
+        }
+      }
+    }
+    return links
+  }
+
+  /// After a parent took a child's save, as the core's README says ("in a parent that takes a
+  /// child's save, a to-many side whose inverse is to-one follows the to-one side, as Core
+  /// Data's foreign key makes it"): each owner lists the member exactly when the member's author
+  /// names it. `before` holds each member's author in the parent before the save; `deleting`,
+  /// the child's deletions, whose members name no one and whose owners are skipped.
+  mutating func follow(
+    _ links: [InverseLink], before: [Int?], deleting: Set<Int>, in parent: Int
+  ) {
+    for (link, was) in zip(links, before) {
+      load(link.member, in: parent)
+      let member = contexts[parent].objects[link.member]
+      let now =
+        deleting.contains(link.member) || member?.isDeleted != false
+        ? nil : member?.values?.author
+      for owner in link.owners.union([was, now].compactMap { $0 }) {
+        load(owner, in: parent)
+        guard !deleting.contains(owner), let object = contexts[parent].objects[owner],
+          !object.isDeleted, var books = object.values?.books
+        else { continue }
+        let changed =
+          owner == now ? books.insert(link.member).inserted : books.remove(link.member) != nil
+        guard changed else { continue }
+        contexts[parent].objects[owner]?.values?.books = books
+        contexts[parent].objects[owner]?.isTouched = true
+      }
     }
   }
 }

@@ -102,17 +102,25 @@ extension ReferenceModel {
       store[number] = nil
       contexts[index].objects[number] = nil
     }
-    // A dropped book is gone here too, and from its authors' books.
-    for number in dropped {
-      for author in contexts[index].objects.keys where entities[author] == .author {
-        contexts[index].objects[author]?.values?.books.remove(number)
-        contexts[index].objects[author]?.snapshot?.books.remove(number)
+    // The store's lists follow the books' authors (README: "After each save, in the store [...]
+    // a to-many side whose inverse is to-one follows the to-one side"), so an author saved with
+    // a book whose row is gone no longer lists it, here too.
+    for number in written where entities[number] == .author {
+      guard contexts[index].objects[number] != nil, let stored = row(number, in: .store) else {
+        continue
       }
+      contexts[index].objects[number]?.values = stored
+      contexts[index].objects[number]?.snapshot = stored
     }
     return dropped
   }
 
   private mutating func push(_ change: Change, from index: Int, into parent: Int) {
+    let links = inverseLinks(of: change, in: index)
+    let before = links.map { link -> Int? in
+      load(link.member, in: parent)
+      return contexts[parent].objects[link.member]?.values?.author
+    }
     for number in change.inserted {
       let values = contexts[index].objects[number]!.values!
       contexts[parent].objects[number] = Object(values: values, isInserted: true)
@@ -121,22 +129,18 @@ extension ReferenceModel {
       let object = contexts[index].objects[number]!
       load(number, in: parent)
       if let values = object.values, let current = contexts[parent].objects[number]?.values {
-        let pushed = Self.reapply(changesFrom: object.snapshot, to: values, onto: current)
-        // The parent keeps its own inverse in step, as a set there would.
-        if pushed.author != current.author {
-          setAuthor(pushed.author, of: number, in: parent)
-        }
-        contexts[parent].objects[number]?.values = pushed
+        contexts[parent].objects[number]?.values =
+          Self.reapply(changesFrom: object.snapshot, to: values, onto: current)
       }
       if object.isTouched, contexts[parent].objects[number]?.values != nil {
         contexts[parent].objects[number]?.isTouched = true
       }
     }
+    let deleted = change.deleted.filter { row($0, in: .context(parent)) != nil }
+    follow(links, before: before, deleting: deleted, in: parent)
     // A deletion of a row the parent no longer has leaves nothing to delete there; otherwise it
     // is the parent's deletion now, and the delete rule takes it out of the parent's lists.
-    for number in change.deleted where row(number, in: .context(parent)) != nil {
-      delete(number, in: parent)
-    }
+    for number in deleted { delete(number, in: parent) }
     for number in change.inserted.union(change.updated) {
       let values = contexts[index].objects[number]!.values
       contexts[index].objects[number] = Object(values: values, snapshot: values)

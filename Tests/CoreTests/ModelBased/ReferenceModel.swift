@@ -90,13 +90,18 @@ struct ReferenceModel {
   var store: [Int: Row] = [:]
   var versions: [Int: Int] = [:]
   /// Books a batch request deleted while they named an author: the author's row in the store
-  /// still lists them. Apple: a batch delete's "changes enacted on the persistent store are not
-  /// reflected in the objects that are currently in memory", and "validation rules on
-  /// relationships" are not enforced (Batch Programming Guide, "Implementing Batch Deletes");
-  /// of the rows that name a deleted one it says nothing, and the core's choice is
-  /// `BatchDeleteRequest`'s: they are "left dangling in the store and resolve to nothing".
+  /// still lists them. Apple (Batch Programming Guide, "Implementing Batch Deletes"): "the
+  /// changes enacted on the persistent store are not reflected in the objects that are currently
+  /// in memory"; "any validation rules that are part of the data model are not enforced. [...]
+  /// This naturally impacts validation rules on relationships." Of the rows that name a deleted
+  /// one it says nothing; the core's choice is `BatchDeleteRequest`'s: they are "left dangling in
+  /// the store and resolve to nothing".
   var dangling: [Int: Int] = [:]
   var contexts: [Context]
+  /// While the checker reads a context, a fault fired with its row gone is deleted at once, but
+  /// its delete rule waits for the end of that event, as the core's do (`endEvent`).
+  var deferringRules = false
+  var deferredRules: [(context: Int, number: Int)] = []
   /// Each context's last save that reached the store, for `mergeChanges(fromContextDidSave:)`.
   var lastSaves: [Int: Change] = [:]
 
@@ -183,7 +188,12 @@ struct ReferenceModel {
       object.values = lastSeen
       object.snapshot = lastSeen
       contexts[index].objects[number] = object
-      delete(number, in: index)
+      if deferringRules {
+        contexts[index].objects[number]?.isDeleted = true
+        deferredRules.append((index, number))
+      } else {
+        delete(number, in: index)
+      }
       return
     }
     object.values = row
