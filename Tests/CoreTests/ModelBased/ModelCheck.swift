@@ -14,16 +14,8 @@ struct ContextSnapshot: Sendable {
   /// The registered objects that are neither faults nor deleted, and what they hold.
   var loaded: [ManagedObjectID: Values] = [:]
 
-  /// `firingFaults` reads every registered object first, for exploring past stale faults.
-  static func read(
-    _ context: ManagedObjectContext, firingFaults: Bool = false
-  ) async throws -> ContextSnapshot {
+  static func read(_ context: ManagedObjectContext) async throws -> ContextSnapshot {
     try await context.perform {
-      if firingFaults {
-        for object in context.registeredObjects where object.isFault {
-          _ = (object as? Book)?.pages ?? (object as? Author)?.name.count
-        }
-      }
       var snapshot = ContextSnapshot()
       snapshot.books = Set(try context.fetchObjectIDs(FetchRequest<Book>()))
       snapshot.authors = Set(try context.fetchObjectIDs(FetchRequest<Author>()))
@@ -61,7 +53,7 @@ extension CoreWorld {
   /// Compares every context with the model; nil when they agree. Where the core has loaded an
   /// object the model holds as a fault, the model loads it too (Apple leaves the moment open;
   /// the values must then be the source's current row). Also fails on any violation reported.
-  func check(against model: inout ReferenceModel, firingFaults: Bool = false) async -> String? {
+  func check(against model: inout ReferenceModel) async -> String? {
     let violations = container.removeAllViolations()
     if !violations.isEmpty {
       return "violations reported for legal code:\n"
@@ -70,7 +62,7 @@ extension CoreWorld {
     for (index, context) in contexts.enumerated() {
       let snapshot: ContextSnapshot
       do {
-        snapshot = try await ContextSnapshot.read(context, firingFaults: firingFaults)
+        snapshot = try await ContextSnapshot.read(context)
       } catch {
         return "ctx\(index): a fetch threw \(error)"
       }

@@ -13,7 +13,7 @@ extension Program {
   /// Runs the program against a fresh core and the model side by side, checking after every
   /// step. Steps the model does not allow at that point (after the shrinker dropped the steps
   /// they needed) are skipped.
-  func run(firingFaults: Bool = false) async -> ModelFailure? {
+  func run() async -> ModelFailure? {
     var model = topology.model
     let world = CoreWorld(topology)
     for (step, operation) in operations.enumerated() where model.allows(operation, in: topology) {
@@ -27,7 +27,7 @@ extension Program {
       case (false, nil): return failure("it succeeded; the model expected a merge conflict")
       default: break
       }
-      if let problem = await world.check(against: &model, firingFaults: firingFaults) {
+      if let problem = await world.check(against: &model) {
         return failure(problem)
       }
     }
