@@ -107,7 +107,7 @@ package enum Command: Equatable, Sendable {
       watch N [--runs K]   check N again whenever a file of step N changes (K: stop after K runs)
       hint N               the next hint for step N (--again: the same one; --reset: start over)
       diff N               your step N against its solution (git diff --no-index)
-      reset N [--yes]      put step N back to its starter, after showing what it discards
+      reset N [--yes]      put step N's starter back, after showing what changes; keeps a copy
       doctor               is this machine ready? toolchain, Xcode, a build, a compile probe
       help                 this text
 

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The runner's commands. Each returns the exit status: 0 when all is well, 1 when a check
-/// fails (or the user said no, or the doctor found something missing), 2 when there was nothing
-/// to judge (a usage error, a step that does not exist, a build that failed, no check that ran).
+/// fails (or the doctor found something missing, or a reset left a file that differs), 2 when
+/// there was nothing to judge (a usage error, a step that does not exist, a build that failed,
+/// no check that ran).
 package enum Workshop {
   package static func run(_ arguments: [String]) -> Int32 {
     let command: Command
@@ -38,7 +39,7 @@ package enum Workshop {
       case .hint(let number, let mode):
         return try HintCommand.run(try workspace.step(number), mode: mode, in: workspace)
       case .reset(let number, let confirmed):
-        return try GitCommands.reset(
+        return try Reset.run(
           try workspace.step(number), confirmed: confirmed, in: workspace)
       case .diff(let number):
         return try GitCommands.diff(try workspace.step(number), in: workspace)
