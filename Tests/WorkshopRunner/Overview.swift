@@ -1,7 +1,7 @@
 import Foundation
 
 /// `workshop` with no command: every step's checks on your side, a line per step as it
-/// finishes, and the next step to do.
+/// finishes, the next step to do, and last the status line.
 package enum Overview {
   static func run(in workspace: Workspace) throws -> Int32 {
     let steps = workspace.steps()
@@ -13,16 +13,18 @@ package enum Overview {
     }
     let width = steps.map(\.title.count).max() ?? 0
     var next: Step?
+    var progress: [(number: Int, progress: StatusLine.Progress)] = []
     for step in steps {
       let title = step.title.padding(toLength: width, withPad: " ", startingAt: 0)
       let started = Date()
       let run = try Checks.test(
         step, both: false, in: workspace, label: "Step \(step.number)  \(title)  ")
       let elapsed = Checks.seconds(since: started)
-      guard
-        let report = try? StepReport(
-          step: step, run: run, declared: DeclaredChecks.read(step, in: workspace))
-      else {
+      let report = try? StepReport(
+        step: step, run: run, declared: DeclaredChecks.read(step, in: workspace))
+      let edited = workspace.differsFromCommit(step.starter)
+      progress.append((step.number, StatusLine.progress(report: report, edited: edited)))
+      guard let report else {
         Console.say("no check ran  (\(elapsed))")
         next = next ?? step
         continue
@@ -33,6 +35,7 @@ package enum Overview {
     Console.say()
     guard let next else {
       Console.say("Every step is done. Compare yours with the solutions: swift run workshop diff N")
+      Console.say(StatusLine.text(progress))
       return 0
     }
     var advice =
@@ -40,6 +43,7 @@ package enum Overview {
     if let deck = deck(of: next, in: workspace) { advice += "; read \(deck)" }
     Console.say(advice)
     Console.say("Stuck? swift run workshop hint \(next.number) shows the next hint.")
+    Console.say(StatusLine.text(progress))
     return 0
   }
 
