@@ -54,22 +54,27 @@ package enum Reset {
       say("Nothing changed.")
       return 0
     }
-    let folder = try keep(changes.filter(\.isKept), of: step, in: workspace, now: now)
+    let kept = changes.filter(\.isKept)
+    // Only deleted files: there is nothing to keep, and the starter's versions come back.
+    let folder = kept.isEmpty ? nil : try keep(kept, of: step, in: workspace, now: now)
     let restore = try Shell.run(
       "git", ["restore", "--source=HEAD", "--staged", "--worktree", "--", step.starter],
       in: workspace.root)
     guard restore.status == 0 else {
       throw RunnerError(
-        "git restore failed (your files are kept in \(folder)):\n\(restore.output)")
+        "git restore failed (your files are kept in \(folder ?? "no folder: none to keep")):\n"
+          + restore.output)
     }
     for change in changes where change.kind == .untracked {
       try FileManager.default.removeItem(at: workspace.url(change.path))
     }
-    let copy =
-      "cp -R \(quoted(workspace.url("\(folder)/Steps").path)) \(quoted(workspace.root.path))"
-    say(
-      "Your files are kept in \(folder) (git ignores .workshop/). To get them back, "
-        + "over the starter's:\n  \(copy)")
+    if let folder {
+      let copy =
+        "cp -R \(quoted(workspace.url("\(folder)/Steps").path)) \(quoted(workspace.root.path))"
+      say(
+        "Your files are kept in \(folder) (git ignores .workshop/). To get them back, "
+          + "over the starter's:\n  \(copy)")
+    }
     let left = try self.changes(of: step, in: workspace)
     guard left.isEmpty else {
       say("These still differ from the starter:\n" + left.map(\.line).joined(separator: "\n"))

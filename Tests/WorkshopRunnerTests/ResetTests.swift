@@ -163,3 +163,18 @@ struct ResetTests {
         .sorted() == ["// first try\n", "// second try\n"])
   }
 }
+
+extension ResetTests {
+  @Test("Only deleted files: they come back, and no copy or command is promised")
+  func onlyDeletions() throws {
+    let clone = try Clone()
+    defer { clone.remove() }
+    try FileManager.default.removeItem(at: clone.url("Steps/Step1-Unsafe/Model.swift"))
+    let run = try clone.reset(answer: true)
+    #expect(run.status == 0)
+    #expect(clone.read("Steps/Step1-Unsafe/Model.swift") == Clone.starter["Model.swift"])
+    #expect(clone.saved().isEmpty)
+    #expect(!run.after.contains("cp -R"))
+    #expect(!run.after.contains(".workshop/saved"))
+  }
+}
