@@ -67,10 +67,10 @@ extension BuildFailure {
   static let everyStep =
     "`swift test` builds every step, so a compile error in any step stops every step's run."
 
-  /// How to put `step` back to its starter.
+  /// How to put `step` back to its starter: the runner's reset first, which keeps a copy.
   static func reset(_ step: Step) -> String {
-    "Fix its errors below, or put Step \(step.number) back to its starter (this discards "
-      + "your changes there):\n    git checkout -- \(step.starter)\n  or: swift run workshop "
-      + "reset \(step.number)"
+    "Fix its errors below, or put Step \(step.number) back to its starter (a copy of your "
+      + "files is kept):\n    swift run workshop reset \(step.number)\n  or, keeping nothing: "
+      + "git checkout -- \(step.starter)"
   }
 }
