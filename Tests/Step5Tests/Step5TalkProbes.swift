@@ -12,7 +12,7 @@ extension Step5ProbeTests {
       + "that fetched it, and reading it anywhere else is a violation the compiler cannot see.",
     hint: "Return a Sendable value or the object's ID, and look it up again in the context of "
       + "the code that uses it.",
-    read: "what-changed-an-object-returned-to-the-main-actor")
+    read: "sendable-results")
 
   @Test(
     "probe ObjectReturnsToTheMainActor: a managed object returned to the main actor compiles",

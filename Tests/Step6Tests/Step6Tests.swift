@@ -25,7 +25,7 @@ struct Step6Tests {
         + "caller waiting forever.",
       hint: "Look at where the actor's jobs go: to the executor it keeps in modelExecutor, whose "
         + "enqueue hands each job to its own context and returns.",
-      slide: "slides/06-model-actor.md#calling-each-other"),
+      slide: "slides/06-model-actor.md#side-by-side"),
     watchdogTimeout: .seconds(60))
 
   static let queueCheck = step.check(
@@ -170,7 +170,7 @@ struct Step6Tests {
           rule: "enqueue must never block: model actors call each other, and the runtime calls "
             + "enqueue from another executor's job.",
           hint: "Look at ModelActorExecutor.enqueue: it hands the job to the context and returns, "
-            + "without waiting for the job.", read: "calling-each-other"))
+            + "without waiting for the job.", read: "side-by-side"))
     }
   }
 
@@ -198,7 +198,7 @@ struct Step6Tests {
           hint: "Check the steps in order: the model actor must find the note by its ID "
             + "(`self[id, as:]` must not answer nil), save, and the view context must merge "
             + "(`automaticallyMergesChangesFromParent`, which MainDataHandler sets).",
-          read: "the-view-context"))
+          read: "lookups-by-id"))
     }
   }
 }
@@ -214,7 +214,7 @@ struct Step6ProbeTests {
         rule: "A managed object is bound to its model actor's context and is not Sendable; its "
           + "ManagedObjectID is, and the other actor looks it up in its own context.",
         hint: "Pass IDs between model actors; look objects up with `self[id, as:]`.",
-        read: "ids-travel"))
+        read: "the-rule"))
   }
 
   @Test(
