@@ -14,8 +14,9 @@ struct ReadBeforeYourTurnTests {
   /// The anchor of the one section after "Your turn" a lesson may point to.
   static let stretchTask = "stretch-task"
 
-  /// A step's deck: its lines, the index of its "Your turn" heading, and each heading's anchor
-  /// with its line index.
+  /// A step's deck: its lines, the index of its last "Your turn" heading, and each heading's
+  /// anchor with its line index. A step with two hands-on blocks has "Your turn (1/2)" and "Your
+  /// turn (2/2)": the exercise is over only after the last, so the rules hold up to it.
   struct Deck {
     let path: String
     let lines: [Substring]
@@ -30,14 +31,18 @@ struct ReadBeforeYourTurnTests {
       path = "slides/\(name)"
       lines = DocsTests.read(path).split(separator: "\n", omittingEmptySubsequences: false)
       turn = try #require(
-        lines.firstIndex { $0.hasPrefix("## Your turn") || $0.hasPrefix("# Your turn") },
-        "\(path) has no slide \"Your turn\"")
+        lines.lastIndex(where: Self.isYourTurn), "\(path) has no slide \"Your turn\"")
       headings = lines.enumerated().filter { $0.element.hasPrefix("#") }.map {
         (
           DocsTests.anchor($0.element.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)),
           $0.offset
         )
       }
+    }
+
+    /// Whether `line` is the heading of a "Your turn" slide.
+    static func isYourTurn(_ line: Substring) -> Bool {
+      line.hasPrefix("## Your turn") || line.hasPrefix("# Your turn")
     }
 
     /// The line index of the heading with `anchor`, if the deck has one.
