@@ -219,14 +219,14 @@ struct TimeBudgetTests {
           problems.append("\(place): \(count) slides; \(part.minutes) minutes present \(most)")
         }
         for slide in slides[index..<end.0] where slide.title.hasPrefix("## Your turn") {
-          problems.append("\(deck):\(slide.line): \"Your turn\" inside the talk part \(part)")
+          problems.append("\(deck):\(slide.line): \"Your turn\" inside the presented part \(part)")
         }
       }
     }
     Self.report(
       problems,
       rule: "a part's first slide says `Part: <name>, <M> minutes.` in its note, in the order of "
-        + "the \"Time budget\" table; a hands-on part is its \"Your turn\"; a talk part presents at "
+        + "the \"Time budget\" table; a hands-on part is its \"Your turn\"; another part presents at "
         + "most \(Self.slidesPerMinute) slides a minute.",
       fix: "move slides after \"# Appendix\" (they stay in the deck, for reading), merge short "
         + "ones, or change the minutes in the table, the note and the guide together.")
