@@ -119,6 +119,66 @@ struct ReadBeforeYourTurnTests {
           """))
   }
 
+  /// What a slide up to the last "Your turn" must not say: a slide after it to read, or a
+  /// command that prints the solution. Cold runs met both: "the checks marked fails in *What the
+  /// checks verify*" sent attendees into the answer, and a `git diff` against `Solutions/` on the
+  /// "Your turn" slide showed it.
+  static func pointersPastTheExercise(in deck: Deck) -> [String] {
+    let end = deck.lines[(deck.turn + 1)...].firstIndex { $0 == "---" } ?? deck.lines.count
+    let later = deck.headings.filter { $0.index > end && $0.anchor != stretchTask }.map {
+      (
+        anchor: $0.anchor,
+        title: deck.lines[$0.index].drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+          .replacing(#/ \(\d+/\d+\)$/#, with: "")
+      )
+    }.reduce(into: [(anchor: String, title: String)]()) { unique, heading in
+      if !unique.contains(where: { $0.title == heading.title }) { unique.append(heading) }
+    }
+    var found: [String] = []
+    var inCode = false
+    var inComment = false
+    for index in 0..<end {
+      let line = deck.lines[index]
+      if !inCode, inComment || line.trimmingCharacters(in: .whitespaces).hasPrefix("<!--") {
+        inComment = !line.contains("-->")
+        continue
+      }
+      if Markdown.isFence(String(line)) {
+        inCode.toggle()
+        continue  // a fence's `from=Solutions/…` shows code: AnswerAfterTheExercise checks it
+      }
+      let place = "\(deck.path):\(index + 1)"
+      for heading in later
+      where line.contains("*\(heading.title)*") || line.contains("\"\(heading.title)\"")
+        || line.contains("#\(heading.anchor))")
+      {
+        found.append("  \(place): names \"\(heading.title)\", a slide after \"Your turn\"")
+      }
+      if (inCode && line.contains("Solutions/")) || line.contains("workshop diff") {
+        found.append("  \(place): a command that shows the solution: \(line)")
+      }
+    }
+    return found
+  }
+
+  @Test(
+    "Up to \"Your turn\", no slide sends the attendee past it or to the solution",
+    arguments: StepFolder.all)
+  func noPointerPastTheExercise(_ step: Step) throws {
+    let found = Self.pointersPastTheExercise(in: try Deck(step))
+    guard !found.isEmpty else { return }
+    Issue.record(
+      Comment(
+        rawValue: """
+          \(step.module): the slides up to the last "Your turn" point into the answer:
+          \(found.joined(separator: "\n"))
+          Rule: while the attendee works, the slides after "Your turn" and the solution are the \
+          answer; the scoreboard already says which checks are red. Fix: say what the \
+          attendee sees (the red lines on their side) instead of naming a later slide, and show \
+          the comparison with the solution after the exercise.
+          """))
+  }
+
   @Test("The stretch task's slide holds no line of the solution", arguments: StepFolder.all)
   func stretchTaskHoldsNoAnswer(_ step: Step) throws {
     let deck = try Deck(step)
