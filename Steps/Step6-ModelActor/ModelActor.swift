@@ -16,8 +16,9 @@ extension ModelActor {
   // TODO: install each model actor's own executor, here, for every model actor at once: answer
   // the `Actor` protocol's `unownedExecutor` requirement with the executor that this instance
   // keeps in `modelExecutor`, never a new or a shared one. The runtime asks for it from any
-  // thread, before it is on the actor. Until then model actors are default actors, run on the
-  // cooperative pool.
+  // thread, before it is on the actor, so it is public and not isolated to the actor (the
+  // errors then point at `DataHandler`, the type that conforms). Until then model actors are
+  // default actors, run on the cooperative pool.
 
   /// The actor's own context. Code on the actor may use it directly: it runs on its queue.
   public var modelContext: ManagedObjectContext {

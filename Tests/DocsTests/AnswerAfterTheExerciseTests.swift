@@ -122,24 +122,16 @@ struct AnswerAfterTheExerciseTests {
       fix: "give the first level's nudge; `swift run workshop hint N` has the rest.")
   }
 
-  @Test("No slide before \"Your turn\" holds a line of the solution", arguments: steps)
+  @Test("No slide before the last \"Your turn\" holds a line of the solution", arguments: steps)
   func slidesBeforeYourTurn(_ step: Step) throws {
-    let deck = try #require(
-      ((try? Repository.names(in: "slides", ending: ".md")) ?? []).first {
-        $0.hasPrefix(String(format: "%02d-", step.number))
-      }, "no deck slides/0\(step.number)-….md")
-    let lines = DocsTests.read("slides/\(deck)").split(
-      separator: "\n", omittingEmptySubsequences: false)
-    let turn = try #require(
-      lines.firstIndex { $0.hasPrefix("## Your turn") || $0.hasPrefix("# Your turn") },
-      "slides/\(deck) has no slide \"Your turn\"")
+    let deck = try ReadBeforeYourTurnTests.Deck(step)
     let added = Self.addedLines(step)
     var found: [String] = []
-    for (index, line) in lines[..<turn].enumerated() {
-      found += Self.shown(added, in: String(line), where: "slides/\(deck):\(index + 1)")
+    for (index, line) in deck.lines[..<deck.turn].enumerated() {
+      found += Self.shown(added, in: String(line), where: "\(deck.path):\(index + 1)")
     }
     Self.report(
-      found, step, what: "slides/\(deck) before \"Your turn\"",
+      found, step, what: "\(deck.path) before the last \"Your turn\"",
       fix: "move the fix, the before/after and the walk-through after \"Your turn\".")
   }
 }

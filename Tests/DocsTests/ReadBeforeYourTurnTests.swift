@@ -14,8 +14,9 @@ struct ReadBeforeYourTurnTests {
   /// The anchor of the one section after "Your turn" a lesson may point to.
   static let stretchTask = "stretch-task"
 
-  /// A step's deck: its lines, the index of its "Your turn" heading, and each heading's anchor
-  /// with its line index.
+  /// A step's deck: its lines, the index of its last "Your turn" heading, and each heading's
+  /// anchor with its line index. A step with two hands-on blocks has "Your turn (1/2)" and "Your
+  /// turn (2/2)": the exercise is over only after the last, so the rules hold up to it.
   struct Deck {
     let path: String
     let lines: [Substring]
@@ -30,14 +31,18 @@ struct ReadBeforeYourTurnTests {
       path = "slides/\(name)"
       lines = DocsTests.read(path).split(separator: "\n", omittingEmptySubsequences: false)
       turn = try #require(
-        lines.firstIndex { $0.hasPrefix("## Your turn") || $0.hasPrefix("# Your turn") },
-        "\(path) has no slide \"Your turn\"")
+        lines.lastIndex(where: Self.isYourTurn), "\(path) has no slide \"Your turn\"")
       headings = lines.enumerated().filter { $0.element.hasPrefix("#") }.map {
         (
           DocsTests.anchor($0.element.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)),
           $0.offset
         )
       }
+    }
+
+    /// Whether `line` is the heading of a "Your turn" slide.
+    static func isYourTurn(_ line: Substring) -> Bool {
+      line.hasPrefix("## Your turn") || line.hasPrefix("# Your turn")
     }
 
     /// The line index of the heading with `anchor`, if the deck has one.
@@ -111,6 +116,66 @@ struct ReadBeforeYourTurnTests {
           Only #\(Self.stretchTask) may come after it. Fix: point the lesson to a slide before \
           "Your turn" that states its rule, or move (or add) such a slide there, without the \
           solution's code.
+          """))
+  }
+
+  /// What a slide up to the last "Your turn" must not say: a slide after it to read, or a
+  /// command that prints the solution. Cold runs met both: "the checks marked fails in *What the
+  /// checks verify*" sent attendees into the answer, and a `git diff` against `Solutions/` on the
+  /// "Your turn" slide showed it.
+  static func pointersPastTheExercise(in deck: Deck) -> [String] {
+    let end = deck.lines[(deck.turn + 1)...].firstIndex { $0 == "---" } ?? deck.lines.count
+    let later = deck.headings.filter { $0.index > end && $0.anchor != stretchTask }.map {
+      (
+        anchor: $0.anchor,
+        title: deck.lines[$0.index].drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+          .replacing(#/ \(\d+/\d+\)$/#, with: "")
+      )
+    }.reduce(into: [(anchor: String, title: String)]()) { unique, heading in
+      if !unique.contains(where: { $0.title == heading.title }) { unique.append(heading) }
+    }
+    var found: [String] = []
+    var inCode = false
+    var inComment = false
+    for index in 0..<end {
+      let line = deck.lines[index]
+      if !inCode, inComment || line.trimmingCharacters(in: .whitespaces).hasPrefix("<!--") {
+        inComment = !line.contains("-->")
+        continue
+      }
+      if Markdown.isFence(String(line)) {
+        inCode.toggle()
+        continue  // a fence's `from=Solutions/…` shows code: AnswerAfterTheExercise checks it
+      }
+      let place = "\(deck.path):\(index + 1)"
+      for heading in later
+      where line.contains("*\(heading.title)*") || line.contains("\"\(heading.title)\"")
+        || line.contains("#\(heading.anchor))")
+      {
+        found.append("  \(place): names \"\(heading.title)\", a slide after \"Your turn\"")
+      }
+      if (inCode && line.contains("Solutions/")) || line.contains("workshop diff") {
+        found.append("  \(place): a command that shows the solution: \(line)")
+      }
+    }
+    return found
+  }
+
+  @Test(
+    "Up to \"Your turn\", no slide sends the attendee past it or to the solution",
+    arguments: StepFolder.all)
+  func noPointerPastTheExercise(_ step: Step) throws {
+    let found = Self.pointersPastTheExercise(in: try Deck(step))
+    guard !found.isEmpty else { return }
+    Issue.record(
+      Comment(
+        rawValue: """
+          \(step.module): the slides up to the last "Your turn" point into the answer:
+          \(found.joined(separator: "\n"))
+          Rule: while the attendee works, the slides after "Your turn" and the solution are the \
+          answer; the scoreboard already says which checks are red. Fix: say what the \
+          attendee sees (the red lines on their side) instead of naming a later slide, and show \
+          the comparison with the solution after the exercise.
           """))
   }
 

@@ -42,19 +42,24 @@ struct SlideFit {
     return (size * 1.25 + padding + 24 + 16) / 28.35
   }
 
-  /// One slide: its first line in the deck, its title, and its Markdown without presenter notes,
-  /// each line with its line number in the deck.
+  /// One slide: its first line in the deck, its title, its Markdown without presenter notes,
+  /// each line with its line number in the deck, and the lines of its HTML comments (the
+  /// presenter notes, and Marp's directives).
   struct Slide {
     let line: Int
     let title: String
     let lines: [String]
     let numbers: [Int]
+    let notes: [String]
 
-    init(line: Int, title: String, lines: [String], numbers: [Int]? = nil) {
+    init(
+      line: Int, title: String, lines: [String], numbers: [Int]? = nil, notes: [String] = []
+    ) {
       self.line = line
       self.title = title
       self.lines = lines
       self.numbers = numbers ?? Array(line..<line + lines.count)
+      self.notes = notes
     }
   }
 
@@ -63,6 +68,7 @@ struct SlideFit {
   static func slides(in deck: String) -> [Slide] {
     var slides: [Slide] = []
     var current: [(number: Int, text: String)] = []
+    var notes: [String] = []
     var start = 1
     var inCode = false
     var inComment = false
@@ -82,18 +88,22 @@ struct SlideFit {
       }
       if !inCode, inComment || line.trimmingCharacters(in: .whitespaces).hasPrefix("<!--") {
         inComment = !line.contains("-->")
+        notes.append(
+          line.replacingOccurrences(of: "<!--", with: "").replacingOccurrences(of: "-->", with: "")
+            .trimmingCharacters(in: .whitespaces))
         continue
       }
       if Markdown.isFence(line) { inCode.toggle() }
       if !inCode, line == "---" {
-        slides.append(slide(current, at: start))
+        slides.append(slide(current, at: start, notes: notes))
         current = []
+        notes = []
         start = index + 2
         continue
       }
       current.append((index + 1, line))
     }
-    slides.append(slide(current, at: start))
+    slides.append(slide(current, at: start, notes: notes))
     return slides.filter {
       !$0.lines.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }
     }
@@ -101,12 +111,15 @@ struct SlideFit {
 
   /// A slide of `lines` that starts after the `---` at `line` - 1; its line is its first that is
   /// not blank.
-  private static func slide(_ lines: [(number: Int, text: String)], at line: Int) -> Slide {
+  private static func slide(
+    _ lines: [(number: Int, text: String)], at line: Int, notes: [String]
+  ) -> Slide {
     let text = lines.map(\.text)
     let title = text.first { $0.hasPrefix("#") } ?? text.first { !$0.isEmpty } ?? ""
     let first = lines.first { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
     return Slide(
-      line: first?.number ?? line, title: title, lines: text, numbers: lines.map(\.number))
+      line: first?.number ?? line, title: title, lines: text, numbers: lines.map(\.number),
+      notes: notes)
   }
 
   /// What a slide fills, in lines of code, and its code lines wider than a slide.

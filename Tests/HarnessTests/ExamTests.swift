@@ -320,8 +320,7 @@ struct ExamSummaryTests {
 
         Step10 — every result, in order:
           ✔ yours — a
-          Your side: 1 of 1 pass. The failures' messages are above; `swift run workshop check \
-        10` lists them in this order.
+          Your side: 1 of 1 pass.
 
         """)
   }

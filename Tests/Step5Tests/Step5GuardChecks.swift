@@ -151,7 +151,9 @@ extension Step5Tests {
           "A block that calls back into its own scheduler waits for itself. The scheduler must "
           + "say so instead of hanging.",
         hint:
-          "Mark the running block with a @TaskLocal (tasks started inside inherit it) and throw "
+          "Mark the running block with a @TaskLocal bound inside the block that perform runs (the "
+          + "block runs on the context's queue, where a value bound around the call to perform "
+          + "does not reach; tasks started inside inherit it), and throw "
           + "SchedulerError.reentrantCall when it is set.", read: "re-entrance"))
   }
 

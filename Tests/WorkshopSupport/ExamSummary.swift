@@ -53,7 +53,12 @@ package final class ExamSummary: Sendable {
       let yours = results.filter { $0.label.hasPrefix("yours") }
       if !yours.isEmpty {
         let open = yours.filter { !$0.passed && $0.line.hasSuffix("(\(stretchNote))") }.count
-        text += "  Your side: \(yours.filter(\.passed).count) of \(yours.count) pass"
+        let passed = yours.filter(\.passed).count
+        text += "  Your side: \(passed) of \(yours.count) pass"
+        if passed == yours.count {
+          text += ".\n"
+          continue
+        }
         text += open > 0 ? " (\(open) of the others: a stretch task, optional). " : ". "
         text += "The failures' messages are above; `swift run workshop check "
         text += "\(step.dropFirst(4))` lists them in this order.\n"
