@@ -175,6 +175,34 @@ struct TimeBudgetTests {
       fix: "change the deck's \"Time budget\" table, its Part notes, and the guide together.")
   }
 
+  @Test("The guide's hands-on estimates plan what the decks give")
+  func handsOnPlan() {
+    let guide = DocsTests.read(Self.guide)
+    let rows = TimeBudget.table(after: "### How long the hands-on takes", in: guide)
+    var problems: [String] = []
+    for step in StepFolder.all {
+      guard let row = rows.first(where: { $0.cells.first == "\(step.number)" }) else {
+        problems.append(
+          "\(Self.guide): no row for Step \(step.number) under \"How long the hands-on takes\"")
+        continue
+      }
+      let deck = Self.decks.first { $0.hasPrefix(String(format: "slides/%02d-", step.number)) }
+      let given =
+        deck.flatMap { TimeBudget.budget(of: DocsTests.read($0)) }?.parts
+        .filter { $0.kind == .handsOn }.map(\.minutes) ?? []
+      let planned = row.cells.last.map { $0.split { !$0.isNumber }.compactMap { Int($0) } } ?? []
+      if planned != given {
+        problems.append(
+          "\(Self.guide):\(row.line): plans \(planned) minutes of hands-on for Step \(step.number), "
+            + "its deck gives \(given)")
+      }
+    }
+    Self.report(
+      problems,
+      rule: "the guide's table of estimates and the decks plan the same hands-on minutes.",
+      fix: "change the deck's hands-on parts (table and Part notes) or the table's last column.")
+  }
+
   @Test("A deck's parts start where its notes say, and fit their minutes", arguments: decks)
   func parts(_ deck: String) {
     let text = DocsTests.read(deck)
