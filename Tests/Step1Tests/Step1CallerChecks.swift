@@ -56,7 +56,7 @@ extension Step1Tests {
         + "`perform` runs on after the return, and its errors go nowhere; `try?` drops them.",
       hint: "Await the context's block itself: no `Task { … }` around the work, no "
         + "fire-and-forget `perform`, no `try?` on the save.",
-      read: "pitfall-perform-in-an-async-function")
+      read: "pitfalls")
     let container = PersistentContainer(name: "step1-failed-save")
     let fresh = subject.make(container)
     try Self.keptContext(of: fresh, lesson: lesson).isReadOnly = true
@@ -101,7 +101,7 @@ extension Step1Tests {
           + "is Sendable.",
         hint: "Keep in the actor what may cross into a block (the entity's ID, not the "
           + "entity), and drop the unsafe escape: the compiler was right.",
-        read: "pitfall-what-the-compiler-still-lets-through")
+        read: "pitfalls-22")
       expect(
         kept.isEmpty,
         observed: "after configure() the actor stores \(kept.joined(separator: ", "))",

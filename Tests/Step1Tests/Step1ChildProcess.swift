@@ -38,7 +38,7 @@ extension Step1Tests {
       + "the async method throws it on. `try!` turns it into a crash that ends the app.",
     hint: "Write `try` inside the block and `try await` on the call, and let the method throw: "
       + "no `try!`, no force unwrap of a lookup that can fail.",
-    read: "pitfall-perform-in-an-async-function")
+    read: "pitfalls-22")
 
   /// Runs `scenario` for `subject` in a child process (Swift 6.3's exit tests), else in this one.
   ///

@@ -14,7 +14,7 @@ extension Step1Tests {
       + "`try?` turns it into a rename that silently did nothing.",
     hint: "Inside the block, write `try` on the lookup by ID and on the save, and let the "
       + "error leave the block and the method: no `try?`, no `guard … else { return }` around "
-      + "the lookup.", read: "pitfall-a-row-deleted-elsewhere")
+      + "the lookup.", read: "pitfalls-22")
 
   /// Another context deletes the controller's entity and saves; the controller's next rename
   /// must throw, whether its lookup by ID finds the row gone or its save does.

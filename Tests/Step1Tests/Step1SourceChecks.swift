@@ -24,7 +24,7 @@ extension Step1Tests {
             + "and what it changes (the kept entity or ID) races with the next call.",
           hint: "Await the context's block itself, and change what the controller keeps inside "
             + "the block (class) or right after the await (actor).",
-          read: "pitfall-perform-in-an-async-function"))
+          read: "pitfalls"))
     }
   }
 }

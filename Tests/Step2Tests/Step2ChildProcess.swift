@@ -34,7 +34,7 @@ extension Step2Tests {
     rule: "A lookup that fails, or an ID that is not there yet, is an error for the caller: "
       + "`try!` and a force unwrap turn it into a crash that ends the app.",
     hint: "Write `try` and let the error propagate; unwrap the kept ID with `guard let … else "
-      + "{ throw NotConfiguredError() }`.", read: "deleted-objects")
+      + "{ throw NotConfiguredError() }`.", read: "pitfalls")
 
   /// Runs `scenario` for `subject` in a child process (Swift 6.3's exit tests), else in this one.
   ///

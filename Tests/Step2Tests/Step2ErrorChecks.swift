@@ -26,7 +26,7 @@ extension Step2Tests {
           rule: "A save or a refetch that fails is an error the caller must hear about: `try?` "
             + "turns it into silent success, `try!` into a crash, an empty `catch` into nothing.",
           hint: "Write `try` and let the error propagate out of `moc.perform` and out of "
-            + "update(_:): the method is `throws` for that.", read: "deleted-objects"))
+            + "update(_:): the method is `throws` for that.", read: "pitfalls"))
     }
   }
 }
@@ -69,7 +69,7 @@ extension Step2Tests {
           + "the caller must hear (NotConfiguredError), not an update that silently did nothing.",
         hint: "Unwrap the kept ID with `guard let id = entityID else { throw "
           + "NotConfiguredError() }`, at the top of each method, before any context is made.",
-        read: "deleted-objects"))
+        read: "pitfalls"))
   }
 
   /// Whether `error` is a side's NotConfiguredError (each side declares its own).

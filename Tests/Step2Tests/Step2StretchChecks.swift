@@ -100,7 +100,7 @@ extension Step2Tests {
             rule: "A batch is a blind write like update(_:): it meets concurrent saves, and the "
               + "default merge policy (.error) makes it throw.",
             hint: "Give renameAll's context the merge policy update(_:) has, before its block.",
-            read: "concurrent-updates-and-the-merge-policy"))
+            read: "pitfalls"))
       }
     }
   }

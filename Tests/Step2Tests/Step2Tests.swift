@@ -150,7 +150,7 @@ struct Step2Tests {
             rule: "Concurrent updates from fresh contexts conflict; a merge policy decides who "
               + "wins, and `.error` (the default) makes the later saves throw.",
             hint: "Keep `moc.mergePolicy = .mergeByPropertyObjectTrump` in update(_:).",
-            read: "concurrent-updates-and-the-merge-policy"))
+            read: "pitfalls"))
       } catch let failed as ExamRequirementFailed {
         throw failed
       } catch let timeout as TimeoutError {
@@ -169,7 +169,7 @@ struct Step2Tests {
           rule: "Each update refetches and saves in its own context; under "
             + ".mergeByPropertyObjectTrump the last save wins.",
           hint: "Keep `moc.mergePolicy = .mergeByPropertyObjectTrump`, and refetch inside perform.",
-          read: "concurrent-updates-and-the-merge-policy"))
+          read: "pitfalls"))
     }
   }
 
@@ -208,7 +208,7 @@ struct Step2Tests {
       let lesson = Self.step.lesson(
         rule: "An object's ID is temporary until its context saves it (or obtains a permanent "
           + "ID); a temporary ID means nothing to any other context.",
-        hint: "Read `entity.objectID` after `try moc.save()`, not before.", read: "temporary-ids")
+        hint: "Read `entity.objectID` after `try moc.save()`, not before.", read: "pitfalls")
       try require(id != nil, observed: "entityID is nil after configure(name:)", lesson: lesson)
       expect(
         id?.isTemporaryID == false,
@@ -256,7 +256,7 @@ struct Step2Tests {
           + "a silent no-op, which is what the talk's `update(_:)` does (2023 talk, slide 24).",
         hint: "Use a lookup by ID that throws when the object is gone, and let its error "
           + "propagate: no `try?`, no quiet `return`.",
-        read: "deleted-objects"))
+        read: "pitfalls"))
   }
 
   static let sendableCheck = step.check(
