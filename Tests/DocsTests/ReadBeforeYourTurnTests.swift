@@ -135,27 +135,24 @@ struct ReadBeforeYourTurnTests {
       if !unique.contains(where: { $0.title == heading.title }) { unique.append(heading) }
     }
     var found: [String] = []
-    var inCode = false
-    var inComment = false
-    for index in 0..<end {
-      let line = deck.lines[index]
-      if !inCode, inComment || line.trimmingCharacters(in: .whitespaces).hasPrefix("<!--") {
-        inComment = !line.contains("-->")
-        continue
-      }
-      if Markdown.isFence(String(line)) {
-        inCode.toggle()
-        continue  // a fence's `from=Solutions/…` shows code: AnswerAfterTheExercise checks it
-      }
-      let place = "\(deck.path):\(index + 1)"
-      for heading in later
-      where line.contains("*\(heading.title)*") || line.contains("\"\(heading.title)\"")
-        || line.contains("#\(heading.anchor))")
-      {
-        found.append("  \(place): names \"\(heading.title)\", a slide after \"Your turn\"")
-      }
-      if (inCode && line.contains("Solutions/")) || line.contains("workshop diff") {
-        found.append("  \(place): a command that shows the solution: \(line)")
+    let slides = SlideFit.slides(in: deck.lines.joined(separator: "\n")).filter { $0.line <= end }
+    for slide in slides {
+      var inCode = false
+      for (line, number) in zip(slide.lines, slide.numbers) {
+        if Markdown.isFence(line) {
+          inCode.toggle()
+          continue  // a fence's `from=Solutions/…` shows code: AnswerAfterTheExercise checks it
+        }
+        let place = "\(deck.path):\(number)"
+        for heading in later
+        where line.contains("*\(heading.title)*") || line.contains("\"\(heading.title)\"")
+          || line.contains("#\(heading.anchor))")
+        {
+          found.append("  \(place): names \"\(heading.title)\", a slide after \"Your turn\"")
+        }
+        if (inCode && line.contains("Solutions/")) || line.contains("workshop diff") {
+          found.append("  \(place): a command that shows the solution: \(line)")
+        }
       }
     }
     return found
