@@ -43,7 +43,15 @@ struct HintTests {
     for folder in try Repository.names(in: "Steps", ending: "") {
       guard let step = Step(folder: folder) else { continue }
       let hints = Self.hints(step)
-      #expect(hints.levels.count >= 4, "\(step.hints)")
+      #expect(
+        hints.levels.count >= StepConventions.minimumHintLevels,
+        Comment(
+          rawValue: StepConventions.failure(
+            "\(step.hints): \(hints.levels.count) hint level(s)",
+            rule: "a step has at least \(StepConventions.minimumHintLevels) hint levels, one file "
+              + "each, `1-….md` to `N-….md`, each opening `# Step N, hint K of N — title`: the "
+              + "rule, where, the shape, the key lines.",
+            fix: "add the missing levels and renumber the headers (Tests/ADDING-A-STEP.md).")))
       #expect(hints.levels.map(\.number) == Array(1...hints.levels.count), "\(step.hints)")
       #expect(hints.levels.allSatisfy { !$0.title.isEmpty && !$0.body.isEmpty }, "\(step.hints)")
       #expect(hints.whenACheckStillFails != nil, "\(step.hints)")
