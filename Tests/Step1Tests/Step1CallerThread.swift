@@ -1,6 +1,5 @@
 import Dispatch
 import ManagedObjectCore
-import Synchronization
 import Testing
 import WorkshopSupport
 
@@ -29,17 +28,14 @@ extension Step1Tests {
   func callerThreadIsFree(_ subject: Subject) async {
     await exam(subject.side, Self.callerThreadCheck, subject: subject.testDescription) {
       let container = PersistentContainer(name: "step1-caller-thread")
-      let sites = SavesInATask()
-      let token = container.addSaveObserver { _ in
-        if withUnsafeCurrentTask(body: { $0 != nil }) { sites.record() }
-      }
-      defer { container.removeSaveObserver(token) }
+      let log = SaveLog(container)
+      defer { log.stop() }
       let controller = subject.make(container)
-      sites.enter("configure()")
+      log.during("configure()")
       try await controller.configure()
-      sites.enter("rename(to:)")
+      log.during("rename(to:)")
       try await controller.rename(to: "free")
-      let blocked = sites.recorded
+      let blocked = log.savesInATask.map(\.call)
       expect(
         blocked.isEmpty,
         observed: "the save of \(blocked.joined(separator: " and of ")) ran inside the "
@@ -116,13 +112,4 @@ extension Step1Tests {
       release.wait(timeout: defaultWaitTimeout)
     }
   }
-}
-
-/// The calls whose saves ran inside a Swift task, as a save observer sees them.
-final class SavesInATask: Sendable {
-  private let state = Mutex((call: "", recorded: [String]()))
-
-  func enter(_ call: String) { state.withLock { $0.call = call } }
-  func record() { state.withLock { $0.recorded.append($0.call) } }
-  var recorded: [String] { state.withLock { $0.recorded } }
 }

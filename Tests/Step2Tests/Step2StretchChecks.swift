@@ -53,26 +53,18 @@ extension Step2Tests {
     await exam(subject.side, Self.batchCheck, subject: subject.testDescription) {
       let container = PersistentContainer(name: "step2-rename-all")
       let (controllers, ids) = try await Self.threeKeptIDs(subject, in: container)
-      // Counts the saves, and those that ran inside the caller's task (`performAndWait`).
-      let saves = Mutex((all: 0, inTask: 0))
-      let token = container.addSaveObserver { _ in
-        let inTask = withUnsafeCurrentTask { $0 != nil }
-        saves.withLock {
-          $0.all += 1
-          if inTask { $0.inTask += 1 }
-        }
-      }
+      let log = SaveLog(container)
       try await Self.teaching(Self.batchLesson) {
         try await subject.make(container).renameAll(ids, to: "batch")
       }
-      container.removeSaveObserver(token)
+      log.stop()
       let view = container.viewContext
       let onTheView = await view.perform { view.registeredObjects.count }
       expectNoViolations(
         container.violations, while: "renameAll(_:to:) renamed three entities",
         lesson: Self.batchLesson)
       let stored = await Self.storedNames(of: controllers)
-      let count = saves.withLock { $0 }
+      let count = (all: log.saves.count, inTask: log.savesInATask.count)
       expect(
         stored == ["batch", "batch", "batch"] && count.all == 1,
         observed: "after renameAll([a, b, c], to: \"batch\") the store holds \(stored), "

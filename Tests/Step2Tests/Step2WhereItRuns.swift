@@ -1,5 +1,4 @@
 import ManagedObjectCore
-import Synchronization
 import Testing
 import WorkshopSupport
 
@@ -20,19 +19,14 @@ extension Step2Tests {
   func savesFromBackgroundContexts(_ subject: Subject) async {
     await exam(subject.side, Self.whereItRunsCheck, subject: subject.testDescription) {
       let container = PersistentContainer(name: "step2-where")
-      let inTask = Mutex<[String]>([])
-      let token = container.addSaveObserver { change in
-        if withUnsafeCurrentTask(body: { $0 != nil }) {
-          inTask.withLock { $0.append(change.contextName ?? "a context") }
-        }
-      }
-      defer { container.removeSaveObserver(token) }
+      let log = SaveLog(container)
+      defer { log.stop() }
       let controller = subject.make(container)
       try await Self.teaching { try await controller.configure(name: "where") }
       try await Self.teaching { try await controller.update("where else") }
       let view = container.viewContext
       let onTheView = await view.perform { view.registeredObjects.count }
-      let blocked = inTask.withLock { $0 }
+      let blocked = log.savesInATask.map(\.context)
       expect(
         blocked.isEmpty && onTheView == 0,
         observed: (blocked.isEmpty
