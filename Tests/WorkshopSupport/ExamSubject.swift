@@ -1,0 +1,61 @@
+import Testing
+
+/// One side of a step under test: which side it is, its module, and what the step's checks call
+/// on it (`API`, a struct of closures the step's tests declare). Every step's tests had a
+/// `Subject` of their own with the same first three members; this is that part, once:
+///
+///     struct Step7API: Sendable {
+///       let make: @Sendable (PersistentContainer) -> any Importer
+///     }
+///     typealias Subject = ExamSubject<Step7API>
+///
+///     extension ExamSubject where API == Step7API {
+///       static var every: [Subject] {
+///         [Subject(.yours, module: "Step7", api: Step7API(make: Step7.Importer.init)),
+///          Subject(.solution, module: "Step7Solution", api: …)]
+///       }
+///     }
+///
+///     @Test("…", arguments: Subject.all) func …(_ subject: Subject) async {
+///       await exam(subject.side, Self.someCheck) { let importer = subject.make(container) … }
+///     }
+///
+/// `subject.make` reads the API's member directly (dynamic member lookup).
+@dynamicMemberLookup
+public struct ExamSubject<API: Sendable>: Sendable, CustomTestStringConvertible {
+  public let side: ExamSide
+  /// The module the side's code is in: `Step7` or `Step7Solution`.
+  public let module: String
+  /// A second word for the test list when a side has several subjects ("class", "actor").
+  public let variant: String?
+  public let api: API
+
+  public init(_ side: ExamSide, module: String, variant: String? = nil, api: API) {
+    self.side = side
+    self.module = module
+    self.variant = variant
+    self.api = api
+  }
+
+  public subscript<Member>(dynamicMember member: KeyPath<API, Member>) -> Member {
+    api[keyPath: member]
+  }
+
+  /// How the test list names the subject: `yours`, `solution`, or `yours · actor`.
+  public var testDescription: String {
+    variant.map { "\(side.rawValue) · \($0)" } ?? side.rawValue
+  }
+}
+
+extension Array {
+  /// The subjects of the sides this run checks (`WORKSHOP_SIDE`): the arguments of a check's
+  /// `@Test`. An exit test's child process looks its subject up in the unfiltered list.
+  public func selected<API>() -> [ExamSubject<API>] where Element == ExamSubject<API> {
+    filter(\.side.isSelected)
+  }
+
+  /// The first subject of `side`, for a child process that was told its side.
+  public func first<API>(of side: ExamSide) -> ExamSubject<API> where Element == ExamSubject<API> {
+    first { $0.side == side } ?? self[0]
+  }
+}
