@@ -49,8 +49,11 @@ let package = Package(
     .target(name: "ManagedObjectCore", path: "Steps/Core", exclude: ["CONCURRENCY.md"]),
     // Shared by the test targets: the exam harness, teaching expectations, bounded waits.
     .target(
-      name: "WorkshopSupport", dependencies: ["ManagedObjectCore", "WorkshopEnvironment"],
+      name: "WorkshopSupport",
+      dependencies: ["ManagedObjectCore", "WorkshopEnvironment", "WorkshopConventions"],
       path: "Tests/WorkshopSupport"),
+    // What every step has (StepConventions), read by the checks and by `workshop new-step`.
+    .target(name: "WorkshopConventions", path: "Tests/WorkshopConventions"),
     // Every WORKSHOP_* variable, read in one place (Foundation only: the runner uses it too).
     .target(name: "WorkshopEnvironment", path: "Tests/WorkshopEnvironment"),
     .testTarget(
@@ -63,7 +66,8 @@ let package = Package(
       path: "Tests/HarnessTests"),
     // The README, the slides and the hints against the repository's code.
     .testTarget(
-      name: "DocsTests", dependencies: ["WorkshopSupport", "WorkshopEnvironment"],
+      name: "DocsTests",
+      dependencies: ["WorkshopSupport", "WorkshopEnvironment", "WorkshopConventions"],
       path: "Tests/DocsTests"),
     // Each starter against its solution: one public API, differences only where the step
     // teaches. It reads the step modules' interfaces, so it depends on all of them.
@@ -75,10 +79,12 @@ let package = Package(
     // summarizes them. Foundation only. It lives under Tests/ with the rest of the workshop's tooling,
     // because the top level of the layout is fixed.
     .executableTarget(
-      name: "workshop", dependencies: ["WorkshopEnvironment"], path: "Tests/WorkshopRunner"),
+      name: "workshop", dependencies: ["WorkshopEnvironment", "WorkshopConventions"],
+      path: "Tests/WorkshopRunner"),
     // The runner's parsing and state, on captured output (never a nested `swift test`).
     .testTarget(
-      name: "WorkshopRunnerTests", dependencies: ["workshop", "WorkshopSupport"],
+      name: "WorkshopRunnerTests",
+      dependencies: ["workshop", "WorkshopSupport", "WorkshopConventions"],
       path: "Tests/WorkshopRunnerTests",
       exclude: ["Fixtures"]),
   ]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkshopConventions
 import WorkshopSupport
 
 /// The README, the slides and the hints show the repository's code and output, and every slide
@@ -7,20 +8,7 @@ import WorkshopSupport
 @Suite("Docs show the repository's code")
 struct DocsTests {
   /// Every Markdown file an attendee or a facilitator reads.
-  static let documents: [String] = {
-    var paths = [
-      "README.md", "Steps/Core/CONCURRENCY.md", "Tests/ADDING-A-STEP.md",
-      "Tests/WrongAnswers/README.md",
-    ]
-    paths += ((try? Repository.names(in: "slides", ending: ".md")) ?? []).map { "slides/\($0)" }
-    for folder in (try? Repository.names(in: "Steps", ending: "")) ?? [] {
-      let hints = "Steps/\(folder)/HINTS.md"
-      if FileManager.default.fileExists(atPath: Repository.url(hints).path) { paths.append(hints) }
-      let levels = "Steps/\(folder)/Hints"
-      paths += ((try? Repository.names(in: levels, ending: ".md")) ?? []).map { "\(levels)/\($0)" }
-    }
-    return paths
-  }()
+  static let documents = StepConventions.proseDocuments(under: Repository.root)
 
   /// Every `.swift` file under `folder`, as paths from the repository's root.
   static func swiftFiles(under folder: String) -> [String] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkshopConventions
 import WorkshopSupport
 
 /// Every step keeps the conventions in `StepConventions`, and the documents count the steps
@@ -58,26 +59,17 @@ struct StepConventionTests {
   @Test("The documents count the steps there are")
   func stepCountsInProse() {
     let count = StepFolder.all.count
-    let words = StepConventions.numberWords.joined(separator: "|")
-    let phrase = try! Regex("(?i)\\b(\(words)) (steps|starters|solutions|step decks)\\b")
     var problems: [String] = []
     for document in DocsTests.documents {
       for (index, line) in DocsTests.read(document).split(
         separator: "\n", omittingEmptySubsequences: false
       ).enumerated() {
-        for match in line.matches(of: phrase) {
-          let text = String(line[match.range])
-          let number = StepConventions.numberWords.firstIndex(
-            of: text.lowercased().prefix {
-              $0 != " "
-            }.description
-          ).map { $0 + 1 }
-          let other = StepConventions.countsOfOtherSteps.contains {
-            $0.file == document && $0.phrase == text.lowercased()
-          }
-          if number != count, !other {
-            problems.append("\(document):\(index + 1): \"\(text)\"; there are \(count) steps")
-          }
+        let line = String(line)
+        for (range, number) in StepConventions.stepCounts(in: line)
+        where number != count
+          && !StepConventions.countsOtherSteps(String(line[range]), in: document)
+        {
+          problems.append("\(document):\(index + 1): \"\(line[range])\"; there are \(count) steps")
         }
       }
     }
@@ -86,6 +78,63 @@ struct StepConventionTests {
       rule: "a document that counts the steps in words counts the folders in Steps/ "
         + "(StepFolder.all).",
       fix: "write the number there is, or say it without a count (\"every step\"); a phrase that "
-        + "counts something else goes in `StepConventions.countsOfOtherSteps`, with its reason.")
+        + "counts something else goes in `StepConventions.countsOfOtherSteps`, with its reason. "
+        + "`swift run workshop new-step` rewrites the counts when it adds a step.")
+  }
+
+  @Test("The documents that list the steps list every step")
+  func documentsListEveryStep() {
+    var problems: [String] = []
+    for (path, entry) in StepConventions.documentsListingSteps {
+      let text = DocsTests.read(path)
+      for step in StepFolder.all {
+        guard
+          let deck = TimeBudgetTests.decks.first(where: {
+            $0.hasPrefix(String(format: "slides/%02d-", step.number))
+          })
+        else {
+          problems.append(
+            "\(step.module): no deck slides/\(String(format: "%02d", step.number))-….md")
+          continue
+        }
+        if !StepConventions.lists(step: step.number, deck: deck, in: text, of: path) {
+          problems.append("\(path) has no entry for Step \(step.number): \(entry)")
+        }
+      }
+    }
+    Self.report(
+      problems,
+      rule: "every step is in each document that lists the steps "
+        + "(`StepConventions.documentsListingSteps`).",
+      fix: "add the step's entry there; `swift run workshop new-step` writes one in each.")
+  }
+
+  @Test("Every step has its lesson: nothing is left of the new-step template")
+  func everyStepHasItsLesson() {
+    var problems: [String] = []
+    for step in StepFolder.all {
+      let deck = TimeBudgetTests.decks.first {
+        $0.hasPrefix(String(format: "slides/%02d-", step.number))
+      }
+      var files = [step.starter, step.solution, "Tests/\(step.module)Tests"].flatMap {
+        Repository.files(under: $0)
+      }
+      files += [deck, "Tests/WrongAnswers/\(step.module)"].compactMap { $0 }.flatMap {
+        Repository.files(under: $0)
+      }
+      let left = files.filter { DocsTests.read($0).contains(StepConventions.noLessonYet) }
+      if !left.isEmpty {
+        problems.append(
+          "\(step.module) has no lesson yet: \(left.count) file(s) still hold the template "
+            + "that `swift run workshop new-step` wrote (\"\(StepConventions.noLessonYet)\"):\n  "
+            + left.joined(separator: "\n  "))
+      }
+    }
+    Self.report(
+      problems,
+      rule: "a step teaches its own lesson: the placeholder lesson of Tests/NewStepTemplate "
+        + "(every access inside perform, an Item per name) only shows the shape.",
+      fix: "write the step's code, checks, hints and deck in those files (Tests/ADDING-A-STEP.md), "
+        + "and delete each \"\(StepConventions.noLessonYet)\" comment as its file is done.")
   }
 }

@@ -14,6 +14,8 @@ package enum Command: Equatable, Sendable {
   case diff(step: Int)
   /// This machine against what the workshop needs: toolchain, Xcode, a build, a compile probe.
   case doctor
+  /// For maintainers: a new step from `Tests/NewStepTemplate`, in every list of the steps.
+  case newStep(number: Int, name: String)
   case help
 
   /// Which hint level `hint` shows.
@@ -52,6 +54,13 @@ package enum Command: Equatable, Sendable {
         )
       }
       self = .doctor
+      return
+    case "new-step":
+      guard options.count == 2, let number = Int(options[0]), number > 0 else {
+        throw UsageError(
+          description: "'new-step' needs a number and a name, e.g. `new-step 7 BackgroundImporter`")
+      }
+      self = .newStep(number: number, name: options[1])
       return
     case "check", "watch", "hint", "reset", "diff":
       break
@@ -110,6 +119,9 @@ package enum Command: Equatable, Sendable {
       reset N [--yes]      put step N's starter back, after showing what changes; keeps a copy
       doctor               is this machine ready? toolchain, Xcode, a build, a compile probe
       help                 this text
+
+    For maintainers:
+      new-step N Name      a new step N from Tests/NewStepTemplate, listed wherever steps are
 
     The runner calls `swift test --filter StepN`, which stays the way to see every detail.
     """

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkshopConventions
 import WorkshopSupport
 import workshop
 

@@ -30,10 +30,25 @@ public enum Repository {
 
   /// Every `.swift` file under the folder at `path`, as paths from the root, sorted.
   public static func swiftFiles(under path: String) -> [String] {
+    files(under: path).filter { $0.hasSuffix(".swift") }
+  }
+
+  /// Every file under the folder at `path` (or the file itself), as paths from the root, sorted.
+  public static func files(under path: String) -> [String] {
     let base = url(path)
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: base.path, isDirectory: &isFolder) else {
+      return []
+    }
+    guard isFolder.boolValue else { return [path] }
     guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
     else { return [] }
-    return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+    return walker.compactMap { $0 as? URL }
+      .filter { file in
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: file.path, isDirectory: &folder)
+          && !folder.boolValue && file.lastPathComponent != ".DS_Store"
+      }
       .map { "\(path)/\($0.path.dropFirst(base.path.count + 1))" }.sorted()
   }
 }
