@@ -4,15 +4,21 @@ import PackageDescription
 /// One step of the workshop: the starter the attendee edits (`StepN`, in `Steps/`), the
 /// reference with the same public API (`StepNSolution`, in `Solutions/`), and the checks that run
 /// against both (`StepNTests`). Compile probes in `Tests/StepNTests/Probes` and the attendee's
-/// hints (`HINTS.md` and `Hints/`) stay out of the build.
-func step(_ number: Int, _ folder: String, hasProbes: Bool = false) -> [Target] {
+/// hints (`HINTS.md` and `Hints/`) stay out of the build. A step that `buildsOn` an earlier one
+/// imports that step's solution for the code its lesson does not change, instead of a copy; its
+/// starter still compiles without any other starter.
+func step(_ number: Int, _ folder: String, hasProbes: Bool = false, buildsOn: Int? = nil)
+  -> [Target]
+{
   let name = "Step\(number)"
+  let earlier: [Target.Dependency] = buildsOn.map { [.target(name: "Step\($0)Solution")] } ?? []
   return [
     .target(
-      name: name, dependencies: ["ManagedObjectCore"], path: "Steps/\(folder)",
+      name: name, dependencies: ["ManagedObjectCore"] + earlier, path: "Steps/\(folder)",
       exclude: ["HINTS.md", "Hints"]),
     .target(
-      name: "\(name)Solution", dependencies: ["ManagedObjectCore"], path: "Solutions/\(folder)"),
+      name: "\(name)Solution", dependencies: ["ManagedObjectCore"] + earlier,
+      path: "Solutions/\(folder)"),
     .testTarget(
       name: "\(name)Tests",
       dependencies: [
@@ -23,15 +29,16 @@ func step(_ number: Int, _ folder: String, hasProbes: Bool = false) -> [Target] 
   ]
 }
 
-/// The steps, in order: number, folder, and whether the step's tests have compile probes. Adding
-/// a step starts here; `Tests/ADDING-A-STEP.md` lists the other files.
-let steps: [(number: Int, folder: String, hasProbes: Bool)] = [
-  (1, "Step1-UnsafeController", true),
-  (2, "Step2-ObjectIDRefetch", false),
-  (3, "Step3-GlobalActor", true),
-  (4, "Step4-CustomExecutor", false),
-  (5, "Step5-ReadWriteScheduler", true),
-  (6, "Step6-ModelActor", true),
+/// The steps, in order: number, folder, whether the step's tests have compile probes, and the
+/// earlier step whose solution it imports (nil: none). `swift run workshop new-step` adds a step
+/// here and everywhere else (`Tests/ADDING-A-STEP.md`).
+let steps: [(number: Int, folder: String, hasProbes: Bool, buildsOn: Int?)] = [
+  (1, "Step1-UnsafeController", true, nil),
+  (2, "Step2-ObjectIDRefetch", false, nil),
+  (3, "Step3-GlobalActor", true, nil),
+  (4, "Step4-CustomExecutor", false, nil),
+  (5, "Step5-ReadWriteScheduler", true, nil),
+  (6, "Step6-ModelActor", true, nil),
 ]
 
 /// The step modules, starters and solutions, which DriftTests compares.
@@ -88,6 +95,8 @@ let package = Package(
       path: "Tests/WorkshopRunnerTests",
       exclude: ["Fixtures"]),
   ]
-    + steps.flatMap { step($0.number, $0.folder, hasProbes: $0.hasProbes) },
+    + steps.flatMap {
+      step($0.number, $0.folder, hasProbes: $0.hasProbes, buildsOn: $0.buildsOn)
+    },
   swiftLanguageModes: [.v6]
 )

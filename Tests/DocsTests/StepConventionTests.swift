@@ -122,7 +122,19 @@ struct StepConventionTests {
       files += [deck, "Tests/WrongAnswers/\(step.module)"].compactMap { $0 }.flatMap {
         Repository.files(under: $0)
       }
-      let left = files.filter { DocsTests.read($0).contains(StepConventions.noLessonYet) }
+      var left = files.filter { DocsTests.read($0).contains(StepConventions.noLessonYet) }
+      // Its entries in the documents that list the steps: the line that names the step, or the
+      // lines of its section.
+      for (path, _) in StepConventions.documentsListingSteps {
+        let sections = DocsTests.read(path).components(separatedBy: "\n## ")
+        let own = sections.filter { $0.hasPrefix("Step \(step.number) — ") }
+        let rows = DocsTests.read(path).split(separator: "\n").filter {
+          $0.hasPrefix("| \(step.number) ")
+        }
+        if (own + rows.map(String.init)).contains(where: { $0.contains(StepConventions.noLessonYet) }) {
+          left.append(path)
+        }
+      }
       if !left.isEmpty {
         problems.append(
           "\(step.module) has no lesson yet: \(left.count) file(s) still hold the template "

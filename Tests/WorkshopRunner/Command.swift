@@ -15,7 +15,7 @@ package enum Command: Equatable, Sendable {
   /// This machine against what the workshop needs: toolchain, Xcode, a build, a compile probe.
   case doctor
   /// For maintainers: a new step from `Tests/NewStepTemplate`, in every list of the steps.
-  case newStep(number: Int, name: String)
+  case newStep(number: Int, name: String, buildsOn: Int?)
   case help
 
   /// Which hint level `hint` shows.
@@ -56,11 +56,20 @@ package enum Command: Equatable, Sendable {
       self = .doctor
       return
     case "new-step":
+      var buildsOn: Int?
+      if let index = options.firstIndex(of: "--builds-on") {
+        guard index + 1 < options.count, let earlier = Int(options[index + 1]), earlier > 0 else {
+          throw UsageError(
+            description: "--builds-on needs an earlier step's number, e.g. `--builds-on 6`")
+        }
+        buildsOn = earlier
+        options.removeSubrange(index...index + 1)
+      }
       guard options.count == 2, let number = Int(options[0]), number > 0 else {
         throw UsageError(
           description: "'new-step' needs a number and a name, e.g. `new-step 7 BackgroundImporter`")
       }
-      self = .newStep(number: number, name: options[1])
+      self = .newStep(number: number, name: options[1], buildsOn: buildsOn)
       return
     case "check", "watch", "hint", "reset", "diff":
       break
@@ -121,7 +130,9 @@ package enum Command: Equatable, Sendable {
       help                 this text
 
     For maintainers:
-      new-step N Name      a new step N from Tests/NewStepTemplate, listed wherever steps are
+      new-step N Name [--builds-on K]
+                           a new step N from Tests/NewStepTemplate, listed wherever steps are
+                           (--builds-on K: it imports Step K's solution instead of copying it)
 
     The runner calls `swift test --filter StepN`, which stays the way to see every detail.
     """

@@ -12,10 +12,12 @@ package struct NewStep: Equatable, Sendable {
   /// The step's name in UpperCamelCase, e.g. `BackgroundImporter`: its folder is
   /// `Step7-BackgroundImporter`, and the template's type is named after it.
   package let name: String
+  /// The earlier step whose solution the new one imports instead of copying its files.
+  package let buildsOn: Int?
 
   package static let templates = "Tests/NewStepTemplate"
 
-  package init(number: Int, name: String) throws(RunnerError) {
+  package init(number: Int, name: String, buildsOn: Int? = nil) throws(RunnerError) {
     guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first),
       name.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) })
     else {
@@ -23,8 +25,13 @@ package struct NewStep: Equatable, Sendable {
         "The name '\(name)' is not UpperCamelCase (ASCII letters and digits, a capital first), "
           + "as the other folders' names are: e.g. BackgroundImporter.")
     }
+    if let buildsOn, !(1..<number).contains(buildsOn) {
+      throw RunnerError(
+        "Step \(number) can build on an earlier step only, not on Step \(buildsOn).")
+    }
     self.number = number
     self.name = name
+    self.buildsOn = buildsOn
   }
 
   package var folder: String { "Step\(number)-\(name)" }
@@ -56,6 +63,10 @@ package struct NewStep: Equatable, Sendable {
       "title": title.lowercased(), "slug": slug, "folder": folder, "deck": deck,
       // GitHub's anchor of the heading: lower case, spaces to hyphens, the dash dropped.
       "linksAnchor": "step-\(number)--\(slug)",
+      "importEarlier": buildsOn.map {
+        "// Step \($0)'s code, which this step uses as it is: its solution, imported, not a copy.\n"
+          + "import Step\($0)Solution"
+      } ?? "",
     ]
   }
 
@@ -64,10 +75,10 @@ package struct NewStep: Equatable, Sendable {
   }
 
   /// Writes the step into `workspace` and says what it did and what is left to do.
-  package static func run(number: Int, name: String, in workspace: Workspace) throws(RunnerError)
-    -> Int32
-  {
-    let step = try NewStep(number: number, name: name)
+  package static func run(
+    number: Int, name: String, buildsOn: Int? = nil, in workspace: Workspace
+  ) throws(RunnerError) -> Int32 {
+    let step = try NewStep(number: number, name: name, buildsOn: buildsOn)
     let existing = workspace.steps()
     let next = (existing.last?.number ?? 0) + 1
     guard number == next else {
@@ -86,6 +97,8 @@ package struct NewStep: Equatable, Sendable {
       if after != before { changed.append((path, after)) }
     }
     for (path, text) in files + changed { try write(text, to: path, in: workspace) }
+    let formatted = format(
+      (files + changed).map(\.0).filter { $0.hasSuffix(".swift") }, in: workspace)
     Console.say(
       """
       Step \(number) (\(step.folder)) is in place, with the template's placeholder lesson.
@@ -94,6 +107,7 @@ package struct NewStep: Equatable, Sendable {
       Edited:
       \(changed.map { "  \($0.0)" }.joined(separator: "\n"))
 
+      \(formatted)
       It builds and passes every check but one: StepConventionTests says Step \(number) has no
       lesson yet while a file still holds "\(StepConventions.noLessonYet)". Next:
         WORKSHOP_VERIFY=1 swift test --filter Step\(number)Tests
@@ -120,6 +134,15 @@ package struct NewStep: Equatable, Sendable {
         (path, fill(try Self.read("\(Self.templates)/\(relative).template", in: workspace))))
     }
     return files.sorted { $0.0 < $1.0 }
+  }
+
+  /// Formats the Swift files written with the repository's configuration, as CI lints them: a
+  /// long step name makes long lines. Says what it did, or how to do it by hand.
+  static func format(_ paths: [String], in workspace: Workspace) -> String {
+    let arguments = ["format", "--in-place", "--configuration", ".swift-format"] + paths
+    let result = try? Shell.run("swift", arguments, in: workspace.root)
+    if result?.status == 0 { return "Formatted with swift format." }
+    return "Not formatted (swift format failed): run `swift \(arguments.joined(separator: " "))`."
   }
 
   static func read(_ path: String, in workspace: Workspace) throws(RunnerError) -> String {

@@ -48,7 +48,8 @@ struct NewStepEdits {
 
   func packageEntry(_ text: String) throws(RunnerError) -> String {
     try insert(
-      "  (\(step.number), \"\(step.folder)\", false),", in: text, file: "Package.swift",
+      "  (\(step.number), \"\(step.folder)\", false, \(step.buildsOn.map(String.init) ?? "nil")),",
+      in: text, file: "Package.swift",
       before: { $0 == "]" }, after: { $0.hasPrefix("let steps:") })
   }
 
@@ -56,7 +57,7 @@ struct NewStepEdits {
     try insert(
       "| \(step.number) \(step.title) | `swift test --filter Step\(step.number)` | "
         + "\(StepConventions.noLessonYet): the problem | what you learn | `\(step.deck)` |",
-      in: text, file: "README.md", afterLast: { $0.hasPrefix("| ") },
+      in: text, file: "README.md", afterLast: { $0.hasPrefix("|") },
       after: { $0 == "## The steps" })
   }
 
@@ -71,7 +72,7 @@ struct NewStepEdits {
       return lines.joined(separator: "\n")
     }
     return try insert(
-      "\n\(prefix) \(entry).", in: text, file: Self.guide, afterLast: { $0.hasPrefix("| ") },
+      "\n\(prefix) \(entry).", in: text, file: Self.guide, afterLast: { $0.hasPrefix("|") },
       after: { $0 == "## The timeline" })
   }
 
@@ -95,7 +96,7 @@ struct NewStepEdits {
   func handsOnRow(_ text: String) throws(RunnerError) -> String {
     try insert(
       "| \(step.number) | \(StepConventions.noLessonYet): what the attendee writes | not timed "
-        + "yet | 5 |", in: text, file: Self.guide, afterLast: { $0.hasPrefix("| ") },
+        + "yet | 5 |", in: text, file: Self.guide, afterLast: { $0.hasPrefix("|") },
       after: { $0 == "### How long the hands-on takes" })
   }
 

@@ -45,8 +45,8 @@ package enum Workshop {
         return try GitCommands.diff(try workspace.step(number), in: workspace)
       case .doctor:
         return DoctorCommand.run(in: workspace)
-      case .newStep(let number, let name):
-        return try NewStep.run(number: number, name: name, in: workspace)
+      case .newStep(let number, let name, let buildsOn):
+        return try NewStep.run(number: number, name: name, buildsOn: buildsOn, in: workspace)
       case .help:
         return 0
       }
