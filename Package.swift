@@ -56,8 +56,7 @@ let package = Package(
     .target(name: "ManagedObjectCore", path: "Steps/Core", exclude: ["CONCURRENCY.md"]),
     // Shared by the test targets: the exam harness, teaching expectations, bounded waits.
     .target(
-      name: "WorkshopSupport",
-      dependencies: ["ManagedObjectCore", "WorkshopEnvironment", "WorkshopConventions"],
+      name: "WorkshopSupport", dependencies: ["ManagedObjectCore", "WorkshopEnvironment"],
       path: "Tests/WorkshopSupport"),
     // What every step has (StepConventions), read by the checks and by `workshop new-step`.
     .target(name: "WorkshopConventions", path: "Tests/WorkshopConventions"),
