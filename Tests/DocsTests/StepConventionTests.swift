@@ -131,7 +131,9 @@ struct StepConventionTests {
         let rows = DocsTests.read(path).split(separator: "\n").filter {
           $0.hasPrefix("| \(step.number) ")
         }
-        if (own + rows.map(String.init)).contains(where: { $0.contains(StepConventions.noLessonYet) }) {
+        if (own + rows.map(String.init)).contains(where: {
+          $0.contains(StepConventions.noLessonYet)
+        }) {
           left.append(path)
         }
       }
@@ -148,5 +150,38 @@ struct StepConventionTests {
         + "(every access inside perform, an Item per name) only shows the shape.",
       fix: "write the step's code, checks, hints and deck in those files (Tests/ADDING-A-STEP.md), "
         + "and delete each \"\(StepConventions.noLessonYet)\" comment as its file is done.")
+  }
+
+  @Test("No step copies an earlier step's file without a reason")
+  func noCopiesOfEarlierSteps() {
+    var earlier: [String: String] = [:]  // a file's text: where it was first
+    var copies: [String] = []
+    for step in StepFolder.all {
+      var own: [String: String] = [:]
+      for file in DocsTests.swiftFiles(under: step.starter)
+        + DocsTests.swiftFiles(under: step.solution)
+      {
+        let text = DocsTests.read(file)
+        if let first = earlier[text] {
+          copies.append("\(file) is a copy of \(first)")
+        } else if own[text] == nil {
+          own[text] = file
+        }
+      }
+      earlier.merge(own) { first, _ in first }
+    }
+    let listed = Set(StepConventions.copiesOfEarlierSteps.map(\.file))
+    Self.report(
+      copies.filter { !listed.contains(String($0.prefix { $0 != " " })) },
+      rule: "a step uses an earlier step's code as it is by importing that step's solution "
+        + "(`buildsOn` in Package.swift's `steps`, `--builds-on` of `swift run workshop new-step`), "
+        + "not by a copy: a fix to it must have one home.",
+      fix: "delete the copy and import the earlier solution; or, when the copy must stay, list it "
+        + "in `StepConventions.copiesOfEarlierSteps` with the reason.")
+    let stale = listed.filter { file in !copies.contains { $0.hasPrefix(file + " ") } }
+    Self.report(
+      stale.sorted().map { "\($0) is listed as a copy, and is not one" },
+      rule: "`StepConventions.copiesOfEarlierSteps` lists only the copies there are.",
+      fix: "remove the entry.")
   }
 }

@@ -32,6 +32,39 @@ public enum StepConventions {
     )
   ]
 
+  /// The files a step keeps as an exact copy of an earlier step's, each with the reason it cannot
+  /// import that step's solution instead (`buildsOn` in `Package.swift`). Any other copy fails
+  /// `StepConventionTests`: a fix to the earlier step would have two homes.
+  public static let copiesOfEarlierSteps: [(file: String, reason: String)] = [
+    (
+      "Steps/Step2-ObjectIDRefetch/CoreDataEntity.swift",
+      "the entity is the object Step 2 keeps or refetches: four lines the attendee reads in the "
+        + "folder they edit, and each side keeps an entity class of its own"
+    ),
+    (
+      "Solutions/Step2-ObjectIDRefetch/CoreDataEntity.swift",
+      "the solution's side of the same entity (above)"
+    ),
+    (
+      "Steps/Step4-CustomExecutor/ContextContainer.swift",
+      "`ContextContainer.shared` is one container for the process: imported from Step 3, Step 4's "
+        + "two sides and Step 3's checks would share one store and one context"
+    ),
+    (
+      "Solutions/Step4-CustomExecutor/ContextContainer.swift",
+      "the solution's side of the same container (above)"
+    ),
+    (
+      "Steps/Step4-CustomExecutor/CoreDataEntity.swift",
+      "the same text names Step 4's own `@CoreDataActor`, the actor whose executor Step 4 changes; "
+        + "Step 3's entity is isolated to Step 3's actor"
+    ),
+    (
+      "Solutions/Step4-CustomExecutor/CoreDataEntity.swift",
+      "the solution's side of the same entity (above)"
+    ),
+  ]
+
   /// The documents that list every step, and what each holds for one: `StepConventionTests`
   /// checks that every step is there, and `new-step` adds the new one.
   public static let documentsListingSteps: [(path: String, entry: String)] = [

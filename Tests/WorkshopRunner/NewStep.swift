@@ -119,7 +119,7 @@ package struct NewStep: Equatable, Sendable {
   }
 
   /// The template's files, filled in, with their paths from the root.
-  func files(in workspace: Workspace) throws(RunnerError) -> [(String, String)] {
+  package func files(in workspace: Workspace) throws(RunnerError) -> [(String, String)] {
     let base = workspace.url(Self.templates)
     guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
     else { throw RunnerError("There is no \(Self.templates) to make the step from.") }

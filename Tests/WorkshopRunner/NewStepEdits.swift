@@ -6,17 +6,22 @@ import WorkshopConventions
 /// outside the day's plan and in the homework, its API list, and every count of steps in words.
 /// Each edit finds its place by a line it expects, and stops with nothing written when the line
 /// has moved.
-struct NewStepEdits {
-  typealias Edit = (String) throws(RunnerError) -> String
+package struct NewStepEdits {
+  package typealias Edit = (String) throws(RunnerError) -> String
 
-  let step: NewStep
+  package let step: NewStep
   /// How many steps there were before this one.
-  let stepsBefore: Int
+  package let stepsBefore: Int
+
+  package init(step: NewStep, stepsBefore: Int) {
+    self.step = step
+    self.stepsBefore = stepsBefore
+  }
 
   static let guide = "slides/facilitator-guide.md"
 
   /// The edits, one per file, in the order they are written.
-  func documents(in workspace: Workspace) -> [(String, Edit)] {
+  package func documents(in workspace: Workspace) -> [(String, Edit)] {
     var edits: [(String, [Edit])] = [
       ("Package.swift", [packageEntry]),
       ("README.md", [readmeRow]),
@@ -46,14 +51,14 @@ struct NewStepEdits {
 
   // MARK: The edits
 
-  func packageEntry(_ text: String) throws(RunnerError) -> String {
+  package func packageEntry(_ text: String) throws(RunnerError) -> String {
     try insert(
       "  (\(step.number), \"\(step.folder)\", false, \(step.buildsOn.map(String.init) ?? "nil")),",
       in: text, file: "Package.swift",
       before: { $0 == "]" }, after: { $0.hasPrefix("let steps:") })
   }
 
-  func readmeRow(_ text: String) throws(RunnerError) -> String {
+  package func readmeRow(_ text: String) throws(RunnerError) -> String {
     try insert(
       "| \(step.number) \(step.title) | `swift test --filter Step\(step.number)` | "
         + "\(StepConventions.noLessonYet): the problem | what you learn | `\(step.deck)` |",
@@ -61,7 +66,7 @@ struct NewStepEdits {
       after: { $0 == "## The steps" })
   }
 
-  func notInTheDay(_ text: String) throws(RunnerError) -> String {
+  package func notInTheDay(_ text: String) throws(RunnerError) -> String {
     let prefix = "Not in the day's plan:"
     let entry = "`\(step.deck)` (Step \(step.number), \(step.title.lowercased()))"
     var lines = text.components(separatedBy: "\n")
@@ -76,7 +81,7 @@ struct NewStepEdits {
       after: { $0 == "## The timeline" })
   }
 
-  func homework(_ text: String) throws(RunnerError) -> String {
+  package func homework(_ text: String) throws(RunnerError) -> String {
     var lines = text.components(separatedBy: "\n")
     guard let index = lines.firstIndex(where: { $0.hasPrefix("Homework: ") }),
       let stop = lines[index].firstIndex(of: ".")
@@ -93,14 +98,14 @@ struct NewStepEdits {
     return lines.joined(separator: "\n")
   }
 
-  func handsOnRow(_ text: String) throws(RunnerError) -> String {
+  package func handsOnRow(_ text: String) throws(RunnerError) -> String {
     try insert(
       "| \(step.number) | \(StepConventions.noLessonYet): what the attendee writes | not timed "
         + "yet | 5 |", in: text, file: Self.guide, afterLast: { $0.hasPrefix("|") },
       after: { $0 == "### How long the hands-on takes" })
   }
 
-  func guideSection(_ text: String) throws(RunnerError) -> String {
+  package func guideSection(_ text: String) throws(RunnerError) -> String {
     let section = """
       \(step.heading)
 
@@ -117,7 +122,7 @@ struct NewStepEdits {
       after: { $0.hasPrefix("## Step \(step.number - 1) — ") })
   }
 
-  func linksSection(_ text: String) throws(RunnerError) -> String {
+  package func linksSection(_ text: String) throws(RunnerError) -> String {
     let section = """
       \(step.heading)
 
@@ -130,7 +135,7 @@ struct NewStepEdits {
       after: { $0.hasPrefix("## Step \(step.number - 1) — ") })
   }
 
-  func apiEntry(_ text: String) throws(RunnerError) -> String {
+  package func apiEntry(_ text: String) throws(RunnerError) -> String {
     try insert(
       "    \(step.number): [\"perform\", \"count(for:)\", \"FetchRequest\"],", in: text,
       file: "Tests/DocsTests/YouWillNeedTests.swift", before: { $0 == "  ]" },
@@ -138,7 +143,7 @@ struct NewStepEdits {
   }
 
   /// Every count of the steps in words, one more.
-  func recount(_ text: String, in path: String) -> String {
+  package func recount(_ text: String, in path: String) -> String {
     var text = text
     let words = StepConventions.numberWords
     let counts = StepConventions.stepCounts(in: text).reversed()
