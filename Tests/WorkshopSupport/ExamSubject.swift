@@ -4,15 +4,15 @@ import Testing
 /// on it (`API`, a struct of closures the step's tests declare). Every step's tests had a
 /// `Subject` of their own with the same first three members; this is that part, once:
 ///
-///     struct Step7API: Sendable {
+///     struct StepNAPI: Sendable {
 ///       let make: @Sendable (PersistentContainer) -> any Importer
 ///     }
-///     typealias Subject = ExamSubject<Step7API>
+///     typealias Subject = ExamSubject<StepNAPI>
 ///
-///     extension ExamSubject where API == Step7API {
+///     extension ExamSubject where API == StepNAPI {
 ///       static var every: [Subject] {
-///         [Subject(.yours, module: "Step7", api: Step7API(make: Step7.Importer.init)),
-///          Subject(.solution, module: "Step7Solution", api: …)]
+///         [Subject(.yours, module: "StepN", api: StepNAPI(make: StepN.Importer.init)),
+///          Subject(.solution, module: "StepNSolution", api: …)]
 ///       }
 ///     }
 ///
@@ -24,7 +24,7 @@ import Testing
 @dynamicMemberLookup
 public struct ExamSubject<API: Sendable>: Sendable, CustomTestStringConvertible {
   public let side: ExamSide
-  /// The module the side's code is in: `Step7` or `Step7Solution`.
+  /// The module the side's code is in: `StepN` or `StepNSolution`.
   public let module: String
   /// A second word for the test list when a side has several subjects ("class", "actor").
   public let variant: String?
