@@ -55,10 +55,10 @@ extension Step1Tests {
       "the scenario must finish without ending its process"
     ) {
       [
-        side = subject.side as ExamSide, shape = subject.shape as String,
+        side = subject.side as ExamSide, variant = subject.variant as String?,
         scenario = scenario as Step1Scenario
       ] in
-      guard let subject = Subject.every.first(where: { $0.side == side && $0.shape == shape })
+      guard let subject = Subject.every.first(where: { $0.side == side && $0.variant == variant })
       else { return }
       if scenario.check.starter == .stretch {
         await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }

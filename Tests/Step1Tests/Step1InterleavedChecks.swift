@@ -149,7 +149,7 @@ extension Step1Tests {
   }
 }
 
-extension Subject {
+extension ExamSubject where API == Step1API {
   /// Deletes every saved entity from a context of its own, as another part of an app would.
   func deleteEverywhere(in container: PersistentContainer) async throws {
     func delete<Entity: NamedEntity>(_ entity: Entity.Type) async throws {
@@ -160,6 +160,6 @@ extension Subject {
         try other.save()
       }
     }
-    try await delete(entity)
+    try await delete(self.entity)
   }
 }

@@ -27,46 +27,61 @@ extension Step1.CoreDataControllerActor: Controller {}
 extension Step1Solution.CoreDataController: Controller {}
 extension Step1Solution.CoreDataControllerActor: Controller {}
 
-/// One implementation under test: a side and a shape.
-struct Subject: Sendable, CustomTestStringConvertible {
-  let side: ExamSide
-  let shape: String
+/// What the checks call on one implementation under test. Its side and shape ("class" or
+/// "actor", the subject's `variant`) are on ``ExamSubject``.
+struct Step1API: Sendable {
   let make: @Sendable (PersistentContainer) -> any Controller
   let entity: any NamedEntity.Type
+}
 
+/// One implementation under test: a side and a shape.
+typealias Subject = ExamSubject<Step1API>
+
+extension ExamSubject where API == Step1API {
   /// The names of the saved entities, as a fresh context fetches them.
   func storedNames(in container: PersistentContainer) async throws -> [String] {
     func fetch<Entity: NamedEntity>(_ entity: Entity.Type) async throws -> [String] {
       let fresh = container.newBackgroundContext()
       return try await fresh.perform { try fresh.fetch(FetchRequest<Entity>()).map(\.name) }
     }
-    return try await fetch(entity)
+    return try await fetch(self.entity)
   }
 
-  var testDescription: String { "\(side.rawValue) · \(shape)" }
+  /// One shape on one side: the four subjects below, each written in one line's worth.
+  init(
+    side: ExamSide, shape: String,
+    make: @escaping @Sendable (PersistentContainer) -> any Controller,
+    entity: any NamedEntity.Type
+  ) {
+    self.init(
+      side, module: side == .yours ? "Step1" : "Step1Solution", variant: shape,
+      api: Step1API(make: make, entity: entity))
+  }
 
   /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
   /// subject here.
-  static let every: [Subject] = [
-    Subject(
-      side: .yours, shape: "class", make: Step1.CoreDataController.init,
-      entity: Step1.CoreDataEntity.self),
-    Subject(
-      side: .yours, shape: "actor", make: Step1.CoreDataControllerActor.init,
-      entity: Step1.CoreDataEntity.self),
-    Subject(
-      side: .solution, shape: "class", make: Step1Solution.CoreDataController.init,
-      entity: Step1Solution.CoreDataEntity.self),
-    Subject(
-      side: .solution, shape: "actor", make: Step1Solution.CoreDataControllerActor.init,
-      entity: Step1Solution.CoreDataEntity.self),
-  ]
+  static var every: [Subject] {
+    [
+      Subject(
+        side: .yours, shape: "class", make: Step1.CoreDataController.init,
+        entity: Step1.CoreDataEntity.self),
+      Subject(
+        side: .yours, shape: "actor", make: Step1.CoreDataControllerActor.init,
+        entity: Step1.CoreDataEntity.self),
+      Subject(
+        side: .solution, shape: "class", make: Step1Solution.CoreDataController.init,
+        entity: Step1Solution.CoreDataEntity.self),
+      Subject(
+        side: .solution, shape: "actor", make: Step1Solution.CoreDataControllerActor.init,
+        entity: Step1Solution.CoreDataEntity.self),
+    ]
+  }
 
-  static let all: [Subject] = every.filter(\.side.isSelected)
+  static var all: [Subject] { every.selected() }
 
   static func of(_ side: ExamSide) -> (class: Subject, actor: Subject) {
     let subjects = all.filter { $0.side == side }
-    return (subjects.first { $0.shape == "class" }!, subjects.first { $0.shape == "actor" }!)
+    return (subjects.first { $0.variant == "class" }!, subjects.first { $0.variant == "actor" }!)
   }
 }
 

@@ -50,7 +50,7 @@ extension Step2Tests {
       processExitsWith: .success, observing: [\.standardErrorContent],
       "the scenario must finish without ending its process"
     ) { [side = subject.side as ExamSide, scenario = scenario as Step2Scenario] in
-      guard let subject = Subject.every.first(where: { $0.side == side }) else { return }
+      let subject = Subject.every.first(of: side)
       if scenario.check.starter == .stretch {
         await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }
       } else {

@@ -18,31 +18,39 @@ protocol Controller: Sendable {
 extension Step2.CoreDataController: Controller {}
 extension Step2Solution.CoreDataController: Controller {}
 
-/// One implementation under test.
-struct Subject: Sendable, CustomTestStringConvertible {
-  let side: ExamSide
+/// What the checks call on one implementation under test; its side is on ``ExamSubject``.
+struct Step2API: Sendable {
   let make: @Sendable (PersistentContainer) -> any Controller
   /// Deletes the saved entity from a context of its own, as another part of an app would.
   let deleteEverywhere: @Sendable (PersistentContainer) async throws -> Void
   /// The temporary ID of an entity inserted, and never saved, in a context of its own.
   let unsavedID: @Sendable (PersistentContainer) async -> ManagedObjectID
+}
 
-  var testDescription: String { side.rawValue }
+/// One implementation under test.
+typealias Subject = ExamSubject<Step2API>
 
+extension ExamSubject where API == Step2API {
   /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
   /// subject here.
-  static let every: [Subject] = [
-    Subject(
-      side: .yours, make: Step2.CoreDataController.init,
-      deleteEverywhere: { try await deleteAll(Step2.CoreDataEntity.self, in: $0) },
-      unsavedID: { await insertUnsaved(Step2.CoreDataEntity.self, in: $0) }),
-    Subject(
-      side: .solution, make: Step2Solution.CoreDataController.init,
-      deleteEverywhere: { try await deleteAll(Step2Solution.CoreDataEntity.self, in: $0) },
-      unsavedID: { await insertUnsaved(Step2Solution.CoreDataEntity.self, in: $0) }),
-  ]
+  static var every: [Subject] {
+    [
+      Subject(
+        .yours, module: "Step2",
+        api: Step2API(
+          make: Step2.CoreDataController.init,
+          deleteEverywhere: { try await deleteAll(Step2.CoreDataEntity.self, in: $0) },
+          unsavedID: { await insertUnsaved(Step2.CoreDataEntity.self, in: $0) })),
+      Subject(
+        .solution, module: "Step2Solution",
+        api: Step2API(
+          make: Step2Solution.CoreDataController.init,
+          deleteEverywhere: { try await deleteAll(Step2Solution.CoreDataEntity.self, in: $0) },
+          unsavedID: { await insertUnsaved(Step2Solution.CoreDataEntity.self, in: $0) })),
+    ]
+  }
 
-  static let all: [Subject] = every.filter(\.side.isSelected)
+  static var all: [Subject] { every.selected() }
 
   private static func insertUnsaved<Entity: ManagedObject>(
     _ entity: Entity.Type, in container: PersistentContainer

@@ -122,7 +122,7 @@ extension Step3Tests {
       processExitsWith: .success, observing: [\.standardErrorContent],
       "the scenario must finish without ending its process"
     ) { [side = subject.side as ExamSide, scenario = scenario as Step3Scenario] in
-      guard let subject = Subject.every.first(where: { $0.side == side }) else { return }
+      let subject = Subject.every.first(of: side)
       await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
     }
     ChildCheck.report(result, died: endedTheProcess)

@@ -46,39 +46,45 @@ extension Step3Solution.CoreDataController {
 extension Step3.CoreDataController: Controller {}
 extension Step3Solution.CoreDataController: Controller {}
 
-/// One side under test: its module, its controller, and its one shared container.
-struct Subject: Sendable, CustomTestStringConvertible {
-  let side: ExamSide
-  let module: String
+/// What the checks call on one side: its controller, and its one shared container.
+struct Step3API: Sendable {
   let makeController: @Sendable () -> any Controller
   let container: @Sendable () -> PersistentContainer
   /// The names of the saved entities, from a fresh context, without touching an entity.
   let storedNames: @Sendable () async throws -> [String]
+}
 
-  var testDescription: String { side.rawValue }
+/// One side under test: its module, its controller, and its one shared container.
+typealias Subject = ExamSubject<Step3API>
 
+extension ExamSubject where API == Step3API {
   /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
   /// subject here.
-  static let every: [Subject] = [
-    Subject(
-      side: .yours, module: "Step3", makeController: { Step3.CoreDataController() },
-      container: { Step3.ContextContainer.shared.persistentContainer },
-      storedNames: {
-        try await WorkshopSupport.storedNames(
-          of: Step3.CoreDataEntity.self, in: Step3.ContextContainer.shared.persistentContainer)
-      }),
-    Subject(
-      side: .solution, module: "Step3Solution",
-      makeController: { Step3Solution.CoreDataController() },
-      container: { Step3Solution.ContextContainer.shared.persistentContainer },
-      storedNames: {
-        try await WorkshopSupport.storedNames(
-          of: Step3Solution.CoreDataEntity.self,
-          in: Step3Solution.ContextContainer.shared.persistentContainer)
-      }),
-  ]
+  static var every: [Subject] {
+    [
+      Subject(
+        .yours, module: "Step3",
+        api: Step3API(
+          makeController: { Step3.CoreDataController() },
+          container: { Step3.ContextContainer.shared.persistentContainer },
+          storedNames: {
+            try await WorkshopSupport.storedNames(
+              of: Step3.CoreDataEntity.self, in: Step3.ContextContainer.shared.persistentContainer)
+          })),
+      Subject(
+        .solution, module: "Step3Solution",
+        api: Step3API(
+          makeController: { Step3Solution.CoreDataController() },
+          container: { Step3Solution.ContextContainer.shared.persistentContainer },
+          storedNames: {
+            try await WorkshopSupport.storedNames(
+              of: Step3Solution.CoreDataEntity.self,
+              in: Step3Solution.ContextContainer.shared.persistentContainer)
+          })),
+    ]
+  }
 
-  static let all: [Subject] = every.filter(\.side.isSelected)
+  static var all: [Subject] { every.selected() }
 }
 
 /// Each side has one global actor and one container for the whole process, so these checks run

@@ -64,7 +64,7 @@ extension Step4Tests {
       processExitsWith: .success, observing: [\.standardErrorContent],
       "the scenario must finish without ending its process"
     ) { [side = subject.side as ExamSide, scenario = scenario as ChildScenario] in
-      guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
+      let subject = Subject.every.first(of: side)
       await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
     }
     ChildCheck.report(result, died: scenario.died)

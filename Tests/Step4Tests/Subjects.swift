@@ -38,9 +38,8 @@ actor Visitor {
   }
 }
 
-/// One side under test.
-struct Subject: Sendable, CustomTestStringConvertible {
-  let side: ExamSide
+/// What the checks use of one side; its side and module are on ``ExamSubject``.
+struct Step4API: Sendable {
   let container: @Sendable () -> PersistentContainer
   let makeController: @Sendable () -> any Controller
   let storedNames: @Sendable () async throws -> [String]
@@ -56,47 +55,60 @@ struct Subject: Sendable, CustomTestStringConvertible {
   let shared: ActorAndContext
   /// Another global actor on an executor of this side's type, with a context of its own.
   let spare: ActorAndContext
+}
 
-  var testDescription: String { side.rawValue }
+/// One side under test.
+typealias Subject = ExamSubject<Step4API>
 
+extension ExamSubject where API == Step4API {
   /// Whether `CoreDataActor` names `CoreDataExecutor.shared` as its executor (else it keeps the
   /// default one, or names another).
   var executorInstalled: Bool {
-    let executor = sharedExecutor()
+    let executor = self.sharedExecutor()
     return withExtendedLifetime(executor) {
-      sameExecutor(actor.unownedExecutor, executor.asUnownedSerialExecutor())
+      sameExecutor(self.actor.unownedExecutor, executor.asUnownedSerialExecutor())
     }
   }
 
-  static let all: [Subject] = [
-    Subject(
-      side: .yours, container: { Step4.ContextContainer.shared.persistentContainer },
-      makeController: { Step4.CoreDataController() },
-      storedNames: {
-        try await WorkshopSupport.storedNames(
-          of: Step4.CoreDataEntity.self, in: Step4.ContextContainer.shared.persistentContainer)
-      },
-      actor: Step4.CoreDataActor.shared,
-      isOnContextQueue: { Step4.ContextContainer.shared.isOnContextQueue },
-      makeExecutor: { Step4.CoreDataExecutor(container: Step4.ContextContainer(name: $0)) },
-      sharedExecutor: { Step4.CoreDataExecutor.shared },
-      shared: .yourCoreDataActor, spare: .yourSpare),
-    Subject(
-      side: .solution, container: { Step4Solution.ContextContainer.shared.persistentContainer },
-      makeController: { Step4Solution.CoreDataController() },
-      storedNames: {
-        try await WorkshopSupport.storedNames(
-          of: Step4Solution.CoreDataEntity.self,
-          in: Step4Solution.ContextContainer.shared.persistentContainer)
-      },
-      actor: Step4Solution.CoreDataActor.shared,
-      isOnContextQueue: { Step4Solution.ContextContainer.shared.isOnContextQueue },
-      makeExecutor: {
-        Step4Solution.CoreDataExecutor(container: Step4Solution.ContextContainer(name: $0))
-      },
-      sharedExecutor: { Step4Solution.CoreDataExecutor.shared },
-      shared: .solutionCoreDataActor, spare: .solutionSpare),
-  ].filter(\.side.isSelected)
+  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
+  /// subject here.
+  static var every: [Subject] {
+    [
+      Subject(
+        .yours, module: "Step4",
+        api: Step4API(
+          container: { Step4.ContextContainer.shared.persistentContainer },
+          makeController: { Step4.CoreDataController() },
+          storedNames: {
+            try await WorkshopSupport.storedNames(
+              of: Step4.CoreDataEntity.self, in: Step4.ContextContainer.shared.persistentContainer)
+          },
+          actor: Step4.CoreDataActor.shared,
+          isOnContextQueue: { Step4.ContextContainer.shared.isOnContextQueue },
+          makeExecutor: { Step4.CoreDataExecutor(container: Step4.ContextContainer(name: $0)) },
+          sharedExecutor: { Step4.CoreDataExecutor.shared },
+          shared: .yourCoreDataActor, spare: .yourSpare)),
+      Subject(
+        .solution, module: "Step4Solution",
+        api: Step4API(
+          container: { Step4Solution.ContextContainer.shared.persistentContainer },
+          makeController: { Step4Solution.CoreDataController() },
+          storedNames: {
+            try await WorkshopSupport.storedNames(
+              of: Step4Solution.CoreDataEntity.self,
+              in: Step4Solution.ContextContainer.shared.persistentContainer)
+          },
+          actor: Step4Solution.CoreDataActor.shared,
+          isOnContextQueue: { Step4Solution.ContextContainer.shared.isOnContextQueue },
+          makeExecutor: {
+            Step4Solution.CoreDataExecutor(container: Step4Solution.ContextContainer(name: $0))
+          },
+          sharedExecutor: { Step4Solution.CoreDataExecutor.shared },
+          shared: .solutionCoreDataActor, spare: .solutionSpare)),
+    ]
+  }
+
+  static var all: [Subject] { every.selected() }
 }
 
 // Helpers that run on the actor under test. An `isolated` parameter puts their code on that

@@ -138,7 +138,7 @@ extension Step5Tests {
         processExitsWith: .success, observing: [\.standardErrorContent],
         "a capped write on a free slot must finish without ending its process"
       ) { [side = subject.side as ExamSide] in
-        guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
+        let subject = Subject.every.first(of: side)
         try? await ChildScenario.stretchStub.run(subject)
       }
       StretchStubs.relay(String(decoding: stub?.standardErrorContent ?? [], as: UTF8.self))
@@ -147,7 +147,7 @@ extension Step5Tests {
       processExitsWith: .success, observing: [\.standardErrorContent],
       "the scenario must finish without ending its process"
     ) { [side = subject.side as ExamSide, scenario = scenario as ChildScenario] in
-      guard let subject = Subject.all.first(where: { $0.side == side }) else { return }
+      let subject = Subject.every.first(of: side)
       await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
     }
     ChildCheck.report(result, died: endedTheProcess)

@@ -56,28 +56,39 @@ extension Scheduler {
 extension Step5.ReadWriteScheduler: Scheduler {}
 extension Step5Solution.ReadWriteScheduler: Scheduler {}
 
-struct Subject: Sendable, CustomTestStringConvertible {
-  let side: ExamSide
-  let module: String
+/// What the checks use of one side; its side and module are on ``ExamSubject``.
+struct Step5API: Sendable {
   let make: @Sendable (PersistentContainer) -> any Scheduler
   /// Whether `error` is this side's `SchedulerError.reentrantCall`.
   let isReentrantCall: @Sendable (any Error) -> Bool
   /// Whether `error` is this side's `SchedulerError.timedOut`.
   let isTimedOut: @Sendable (any Error) -> Bool
+}
 
-  var testDescription: String { side.rawValue }
+/// One side under test.
+typealias Subject = ExamSubject<Step5API>
 
-  static let all: [Subject] = [
-    Subject(
-      side: .yours, module: "Step5", make: { Step5.ReadWriteScheduler(container: $0) },
-      isReentrantCall: { ($0 as? Step5.SchedulerError) == .reentrantCall },
-      isTimedOut: { ($0 as? Step5.SchedulerError) == .timedOut }),
-    Subject(
-      side: .solution, module: "Step5Solution",
-      make: { Step5Solution.ReadWriteScheduler(container: $0) },
-      isReentrantCall: { ($0 as? Step5Solution.SchedulerError) == .reentrantCall },
-      isTimedOut: { ($0 as? Step5Solution.SchedulerError) == .timedOut }),
-  ].filter(\.side.isSelected)
+extension ExamSubject where API == Step5API {
+  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
+  /// subject here.
+  static var every: [Subject] {
+    [
+      Subject(
+        .yours, module: "Step5",
+        api: Step5API(
+          make: { Step5.ReadWriteScheduler(container: $0) },
+          isReentrantCall: { ($0 as? Step5.SchedulerError) == .reentrantCall },
+          isTimedOut: { ($0 as? Step5.SchedulerError) == .timedOut })),
+      Subject(
+        .solution, module: "Step5Solution",
+        api: Step5API(
+          make: { Step5Solution.ReadWriteScheduler(container: $0) },
+          isReentrantCall: { ($0 as? Step5Solution.SchedulerError) == .reentrantCall },
+          isTimedOut: { ($0 as? Step5Solution.SchedulerError) == .timedOut })),
+    ]
+  }
+
+  static var all: [Subject] { every.selected() }
 }
 
 /// The checks' own entity: the scheduler does not care what it schedules.

@@ -38,7 +38,9 @@ extension Step6Tests {
       processExitsWith: .success, observing: [\.standardErrorContent],
       "the scenario must finish without ending its process"
     ) { [side = subject.side as ExamSide, scenario = scenario as Step6Scenario] in
-      await ChildCheck.runStretch(scenario.check) { try await scenario.run(Subject.on(side)) }
+      await ChildCheck.runStretch(scenario.check) {
+        try await scenario.run(Subject.every.first(of: side))
+      }
     }
     ChildCheck.report(result, died: endedTheProcess)
   }

@@ -125,7 +125,7 @@ extension Step6Tests {
         processExitsWith: .failure,
         "the model actor's checkIsolated() must stop the program off the context's queue"
       ) { [side = subject.side as ExamSide] in
-        Subject.on(side).make(PersistentContainer(name: "step6-isolation")).executor
+        Subject.every.first(of: side).make(PersistentContainer(name: "step6-isolation")).executor
           .checkIsolated()
       }
       expect(

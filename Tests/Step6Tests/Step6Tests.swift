@@ -81,7 +81,7 @@ struct Step6Tests {
         processExitsWith: .success, observing: [\.standardErrorContent],
         "self[id, as:] must answer every lookup, never stop the program"
       ) { [side = subject.side as ExamSide] in
-        await LookupAnswers.report(for: Subject.on(side))
+        await LookupAnswers.report(for: Subject.every.first(of: side))
       }
       guard let result else {
         expect(

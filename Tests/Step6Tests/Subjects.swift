@@ -47,33 +47,35 @@ extension Step6Solution.DataHandler: Handler {
   }
 }
 
-struct Subject: Sendable, CustomTestStringConvertible {
-  let side: ExamSide
-  let module: String
+/// What the checks use of one side; its side and module are on ``ExamSubject``.
+struct Step6API: Sendable {
   let make: @Sendable (PersistentContainer) -> any Handler
   /// The text of a note as the view context sees it, through the main-queue handler.
   let mainText: @MainActor @Sendable (PersistentContainer, ManagedObjectID) -> String?
+}
 
-  var testDescription: String { side.rawValue }
+/// One side under test.
+typealias Subject = ExamSubject<Step6API>
 
+extension ExamSubject where API == Step6API {
   /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its side
   /// here.
-  static let every: [Subject] = [
-    Subject(
-      side: .yours, module: "Step6", make: { Step6.DataHandler(modelContainer: $0) },
-      mainText: { Step6.MainDataHandler(modelContainer: $0).text(of: $1) }),
-    Subject(
-      side: .solution, module: "Step6Solution",
-      make: { Step6Solution.DataHandler(modelContainer: $0) },
-      mainText: { Step6Solution.MainDataHandler(modelContainer: $0).text(of: $1) }),
-  ]
-
-  static let all: [Subject] = every.filter(\.side.isSelected)
-
-  /// The subject of `side`.
-  static func on(_ side: ExamSide) -> Subject {
-    every.first { $0.side == side } ?? every[0]
+  static var every: [Subject] {
+    [
+      Subject(
+        .yours, module: "Step6",
+        api: Step6API(
+          make: { Step6.DataHandler(modelContainer: $0) },
+          mainText: { Step6.MainDataHandler(modelContainer: $0).text(of: $1) })),
+      Subject(
+        .solution, module: "Step6Solution",
+        api: Step6API(
+          make: { Step6Solution.DataHandler(modelContainer: $0) },
+          mainText: { Step6Solution.MainDataHandler(modelContainer: $0).text(of: $1) })),
+    ]
   }
+
+  static var all: [Subject] { every.selected() }
 }
 
 /// A default actor to hop to and back.

@@ -22,7 +22,8 @@ package struct DeclaredChecks: Equatable, Sendable {
   }
 
   package let checks: [Check]
-  /// How many subjects `Subject.all` has on each side, by side: `Subject(side: .yours, …)`.
+  /// How many subjects `Subject.all` has on each side, by side: `Subject(.yours, …)` (an
+  /// `ExamSubject`), or `Subject(side: .yours, …)`.
   package let subjects: [String: Int]
 
   /// The checks declared in `source`, the step's test files put together, in order.
@@ -42,7 +43,7 @@ package struct DeclaredChecks: Equatable, Sendable {
     for side in ["yours", "solution"] {
       subjects[side] =
         Self.calls(of: "Subject(", in: source).filter {
-          $0.rest.hasPrefix("side: .\(side)")
+          $0.rest.hasPrefix(".\(side)") || $0.rest.hasPrefix("side: .\(side)")
         }.count
     }
     self.subjects = subjects
