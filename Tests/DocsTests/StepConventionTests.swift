@@ -123,13 +123,13 @@ struct StepConventionTests {
         Repository.files(under: $0)
       }
       var left = files.filter { DocsTests.read($0).contains(StepConventions.noLessonYet) }
-      // Its entries in the documents that list the steps: the line that names the step, or the
-      // lines of its section.
+      // Its entries in the documents that list the steps: the line that names the step (a table
+      // row, an item of the plan), or the lines of its section.
       for (path, _) in StepConventions.documentsListingSteps {
         let sections = DocsTests.read(path).components(separatedBy: "\n## ")
         let own = sections.filter { $0.hasPrefix("Step \(step.number) — ") }
         let rows = DocsTests.read(path).split(separator: "\n").filter {
-          $0.hasPrefix("| \(step.number) ")
+          $0.hasPrefix("| \(step.number) ") || $0.hasPrefix("\(step.number). **")
         }
         if (own + rows.map(String.init)).contains(where: {
           $0.contains(StepConventions.noLessonYet)

@@ -74,6 +74,10 @@ public enum StepConventions {
       "a section \"## Step N — …\" with its line \"Deck `…`, M minutes (…)\""
     ),
     ("slides/links.md", "a section \"## Step N — …\""),
+    (
+      "slides/00-introduction.md",
+      "a line \"N. **Title**: the problem\" on the slide \"## The plan of the day\""
+    ),
   ]
 
   /// Where a document has an entry for a step (its deck, `slides/0N-….md`), as the check reads it.
@@ -84,6 +88,9 @@ public enum StepConventions {
       text.split(separator: "\n").contains {
         $0.hasPrefix("| \(number) ") && $0.contains("`\(deck)`")
       }
+    case "slides/00-introduction.md":
+      text.components(separatedBy: "\n## ").first { $0.hasPrefix("The plan of the day\n") }?
+        .split(separator: "\n").contains { $0.hasPrefix("\(number). **") } ?? false
     case "slides/facilitator-guide.md":
       text.contains("\n## Step \(number) — ") && text.contains("Deck `\(deck)`, ")
     default:

@@ -27,6 +27,7 @@ package struct NewStepEdits {
       ("README.md", [readmeRow]),
       (Self.guide, [notInTheDay, homework, handsOnRow, guideSection]),
       ("slides/links.md", [linksSection]),
+      ("slides/00-introduction.md", [planLine]),
       ("Tests/DocsTests/YouWillNeedTests.swift", [apiEntry]),
     ]
     for path in StepConventions.proseDocuments(under: workspace.root) {
@@ -120,6 +121,13 @@ package struct NewStepEdits {
     return try insert(
       section, in: text, file: Self.guide, before: { $0.hasPrefix("## ") },
       after: { $0.hasPrefix("## Step \(step.number - 1) — ") })
+  }
+
+  package func planLine(_ text: String) throws(RunnerError) -> String {
+    try insert(
+      "\(step.number). **\(step.title)**: \(StepConventions.noLessonYet), the problem.", in: text,
+      file: "slides/00-introduction.md", afterLast: { $0.first?.isNumber == true },
+      after: { $0 == "## The plan of the day" })
   }
 
   package func linksSection(_ text: String) throws(RunnerError) -> String {
