@@ -158,8 +158,9 @@ struct StepConventionTests {
     var copies: [String] = []
     for step in StepFolder.all {
       var own: [String: String] = [:]
-      for file in DocsTests.swiftFiles(under: step.starter)
-        + DocsTests.swiftFiles(under: step.solution)
+      // The solution's first: a step that builds on an earlier one imports its solution.
+      for file in DocsTests.swiftFiles(under: step.solution)
+        + DocsTests.swiftFiles(under: step.starter)
       {
         let text = DocsTests.read(file)
         if let first = earlier[text] {

@@ -143,6 +143,6 @@ public enum StepConventions {
 
   /// The text of a failure: what was found, the rule, and the fix.
   public static func failure(_ found: String, rule: String, fix: String) -> String {
-    "\(found)\nRule: \(rule)\nFix: \(fix) The conventions: Tests/WorkshopSupport/StepConventions.swift."
+    "\(found)\nRule: \(rule)\nFix: \(fix) The conventions: Tests/WorkshopConventions/StepConventions.swift."
   }
 }
