@@ -31,6 +31,23 @@ struct StepConventionTests {
         + "(Tests/ADDING-A-STEP.md).")
   }
 
+  @Test("Every step has a catalogue of wrong answers")
+  func wrongAnswers() {
+    let short = StepFolder.all.compactMap { step -> String? in
+      let folder = "Tests/WrongAnswers/\(step.module)"
+      let count = Repository.files(under: folder).filter { $0.hasSuffix(".patch") }.count
+      return count < StepConventions.minimumWrongAnswers
+        ? "\(step.module): \(count) wrong answer(s) in \(folder)" : nil
+    }
+    Self.report(
+      short,
+      rule: "a step's checks are measured against plausible wrong answers: at least "
+        + "\(StepConventions.minimumWrongAnswers) in its catalogue, which `.ci/wrong-answers` "
+        + "applies to the solution.",
+      fix: "add each mistake as a patch to the solution, with the check that must catch it "
+        + "(Tests/WrongAnswers/README.md).")
+  }
+
   @Test("Every step has a stretch task: a check and a slide")
   func stretchTask() throws {
     try #require(StepConventions.stretchTaskRequired)

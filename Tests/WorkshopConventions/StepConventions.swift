@@ -12,6 +12,10 @@ public enum StepConventions {
   /// the shape, the key lines (`1-….md` to `4-….md`), then `when-a-check-still-fails.md`.
   public static let minimumHintLevels = 4
 
+  /// The fewest entries a step's wrong-answer catalogue has (`Tests/WrongAnswers/StepN/*.patch`):
+  /// without one, `.ci/wrong-answers` has nothing to measure the step's checks with.
+  public static let minimumWrongAnswers = 1
+
   /// Whether every step has a stretch task: a check marked `.stretch` and a slide
   /// `## Stretch task` in its deck, for whoever finishes early.
   public static let stretchTaskRequired = true
