@@ -37,30 +37,9 @@ struct Step1API: Sendable {
 /// One implementation under test: a side and a shape.
 typealias Subject = ExamSubject<Step1API>
 
-extension ExamSubject where API == Step1API {
-  /// The names of the saved entities, as a fresh context fetches them.
-  func storedNames(in container: PersistentContainer) async throws -> [String] {
-    func fetch<Entity: NamedEntity>(_ entity: Entity.Type) async throws -> [String] {
-      let fresh = container.newBackgroundContext()
-      return try await fresh.perform { try fresh.fetch(FetchRequest<Entity>()).map(\.name) }
-    }
-    return try await fetch(self.entity)
-  }
-
-  /// One shape on one side: the four subjects below, each written in one line's worth.
-  init(
-    side: ExamSide, shape: String,
-    make: @escaping @Sendable (PersistentContainer) -> any Controller,
-    entity: any NamedEntity.Type
-  ) {
-    self.init(
-      side, module: side == .yours ? "Step1" : "Step1Solution", variant: shape,
-      api: Step1API(make: make, entity: entity))
-  }
-
-  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
-  /// subject here.
-  static var every: [Subject] {
+extension Step1API: ExamAPI {
+  /// Both shapes on both sides.
+  static var subjects: [Subject] {
     [
       Subject(
         side: .yours, shape: "class", make: Step1.CoreDataController.init,
@@ -76,8 +55,28 @@ extension ExamSubject where API == Step1API {
         entity: Step1Solution.CoreDataEntity.self),
     ]
   }
+}
 
-  static var all: [Subject] { every.selected() }
+extension ExamSubject where API == Step1API {
+  /// The names of the saved entities, as a fresh context fetches them.
+  func storedNames(in container: PersistentContainer) async throws -> [String] {
+    func fetch<Entity: NamedEntity>(_ entity: Entity.Type) async throws -> [String] {
+      let fresh = container.newBackgroundContext()
+      return try await fresh.perform { try fresh.fetch(FetchRequest<Entity>()).map(\.name) }
+    }
+    return try await fetch(self.entity)
+  }
+
+  /// One shape on one side, as `subjects` writes each of the four.
+  init(
+    side: ExamSide, shape: String,
+    make: @escaping @Sendable (PersistentContainer) -> any Controller,
+    entity: any NamedEntity.Type
+  ) {
+    self.init(
+      side, module: side == .yours ? "Step1" : "Step1Solution", variant: shape,
+      api: Step1API(make: make, entity: entity))
+  }
 
   static func of(_ side: ExamSide) -> (class: Subject, actor: Subject) {
     let subjects = all.filter { $0.side == side }

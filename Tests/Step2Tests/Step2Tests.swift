@@ -30,28 +30,22 @@ struct Step2API: Sendable {
 /// One implementation under test.
 typealias Subject = ExamSubject<Step2API>
 
-extension ExamSubject where API == Step2API {
-  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
-  /// subject here.
-  static var every: [Subject] {
-    [
-      Subject(
-        .yours, module: "Step2",
-        api: Step2API(
-          make: Step2.CoreDataController.init,
-          deleteEverywhere: { try await deleteAll(Step2.CoreDataEntity.self, in: $0) },
-          unsavedID: { await insertUnsaved(Step2.CoreDataEntity.self, in: $0) })),
-      Subject(
-        .solution, module: "Step2Solution",
-        api: Step2API(
-          make: Step2Solution.CoreDataController.init,
-          deleteEverywhere: { try await deleteAll(Step2Solution.CoreDataEntity.self, in: $0) },
-          unsavedID: { await insertUnsaved(Step2Solution.CoreDataEntity.self, in: $0) })),
-    ]
+extension Step2API: ExamAPI {
+  static var subjects: [Subject] {
+    Subject.sides(
+      "Step2",
+      yours: Step2API(
+        make: Step2.CoreDataController.init,
+        deleteEverywhere: { try await deleteAll(Step2.CoreDataEntity.self, in: $0) },
+        unsavedID: { await insertUnsaved(Step2.CoreDataEntity.self, in: $0) }),
+      solution: Step2API(
+        make: Step2Solution.CoreDataController.init,
+        deleteEverywhere: { try await deleteAll(Step2Solution.CoreDataEntity.self, in: $0) },
+        unsavedID: { await insertUnsaved(Step2Solution.CoreDataEntity.self, in: $0) }))
   }
+}
 
-  static var all: [Subject] { every.selected() }
-
+extension Step2API {
   private static func insertUnsaved<Entity: ManagedObject>(
     _ entity: Entity.Type, in container: PersistentContainer
   ) async -> ManagedObjectID {

@@ -57,34 +57,26 @@ struct Step3API: Sendable {
 /// One side under test: its module, its controller, and its one shared container.
 typealias Subject = ExamSubject<Step3API>
 
-extension ExamSubject where API == Step3API {
-  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
-  /// subject here.
-  static var every: [Subject] {
-    [
-      Subject(
-        .yours, module: "Step3",
-        api: Step3API(
-          makeController: { Step3.CoreDataController() },
-          container: { Step3.ContextContainer.shared.persistentContainer },
-          storedNames: {
-            try await WorkshopSupport.storedNames(
-              of: Step3.CoreDataEntity.self, in: Step3.ContextContainer.shared.persistentContainer)
-          })),
-      Subject(
-        .solution, module: "Step3Solution",
-        api: Step3API(
-          makeController: { Step3Solution.CoreDataController() },
-          container: { Step3Solution.ContextContainer.shared.persistentContainer },
-          storedNames: {
-            try await WorkshopSupport.storedNames(
-              of: Step3Solution.CoreDataEntity.self,
-              in: Step3Solution.ContextContainer.shared.persistentContainer)
-          })),
-    ]
+extension Step3API: ExamAPI {
+  static var subjects: [Subject] {
+    Subject.sides(
+      "Step3",
+      yours: Step3API(
+        makeController: { Step3.CoreDataController() },
+        container: { Step3.ContextContainer.shared.persistentContainer },
+        storedNames: {
+          try await WorkshopSupport.storedNames(
+            of: Step3.CoreDataEntity.self, in: Step3.ContextContainer.shared.persistentContainer)
+        }),
+      solution: Step3API(
+        makeController: { Step3Solution.CoreDataController() },
+        container: { Step3Solution.ContextContainer.shared.persistentContainer },
+        storedNames: {
+          try await WorkshopSupport.storedNames(
+            of: Step3Solution.CoreDataEntity.self,
+            in: Step3Solution.ContextContainer.shared.persistentContainer)
+        }))
   }
-
-  static var all: [Subject] { every.selected() }
 }
 
 /// Each side has one global actor and one container for the whole process, so these checks run

@@ -60,6 +60,40 @@ struct Step4API: Sendable {
 /// One side under test.
 typealias Subject = ExamSubject<Step4API>
 
+extension Step4API: ExamAPI {
+  static var subjects: [Subject] {
+    Subject.sides(
+      "Step4",
+      yours: Step4API(
+        container: { Step4.ContextContainer.shared.persistentContainer },
+        makeController: { Step4.CoreDataController() },
+        storedNames: {
+          try await WorkshopSupport.storedNames(
+            of: Step4.CoreDataEntity.self, in: Step4.ContextContainer.shared.persistentContainer)
+        },
+        actor: Step4.CoreDataActor.shared,
+        isOnContextQueue: { Step4.ContextContainer.shared.isOnContextQueue },
+        makeExecutor: { Step4.CoreDataExecutor(container: Step4.ContextContainer(name: $0)) },
+        sharedExecutor: { Step4.CoreDataExecutor.shared },
+        shared: .yourCoreDataActor, spare: .yourSpare),
+      solution: Step4API(
+        container: { Step4Solution.ContextContainer.shared.persistentContainer },
+        makeController: { Step4Solution.CoreDataController() },
+        storedNames: {
+          try await WorkshopSupport.storedNames(
+            of: Step4Solution.CoreDataEntity.self,
+            in: Step4Solution.ContextContainer.shared.persistentContainer)
+        },
+        actor: Step4Solution.CoreDataActor.shared,
+        isOnContextQueue: { Step4Solution.ContextContainer.shared.isOnContextQueue },
+        makeExecutor: {
+          Step4Solution.CoreDataExecutor(container: Step4Solution.ContextContainer(name: $0))
+        },
+        sharedExecutor: { Step4Solution.CoreDataExecutor.shared },
+        shared: .solutionCoreDataActor, spare: .solutionSpare))
+  }
+}
+
 extension ExamSubject where API == Step4API {
   /// Whether `CoreDataActor` names `CoreDataExecutor.shared` as its executor (else it keeps the
   /// default one, or names another).
@@ -70,45 +104,6 @@ extension ExamSubject where API == Step4API {
     }
   }
 
-  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
-  /// subject here.
-  static var every: [Subject] {
-    [
-      Subject(
-        .yours, module: "Step4",
-        api: Step4API(
-          container: { Step4.ContextContainer.shared.persistentContainer },
-          makeController: { Step4.CoreDataController() },
-          storedNames: {
-            try await WorkshopSupport.storedNames(
-              of: Step4.CoreDataEntity.self, in: Step4.ContextContainer.shared.persistentContainer)
-          },
-          actor: Step4.CoreDataActor.shared,
-          isOnContextQueue: { Step4.ContextContainer.shared.isOnContextQueue },
-          makeExecutor: { Step4.CoreDataExecutor(container: Step4.ContextContainer(name: $0)) },
-          sharedExecutor: { Step4.CoreDataExecutor.shared },
-          shared: .yourCoreDataActor, spare: .yourSpare)),
-      Subject(
-        .solution, module: "Step4Solution",
-        api: Step4API(
-          container: { Step4Solution.ContextContainer.shared.persistentContainer },
-          makeController: { Step4Solution.CoreDataController() },
-          storedNames: {
-            try await WorkshopSupport.storedNames(
-              of: Step4Solution.CoreDataEntity.self,
-              in: Step4Solution.ContextContainer.shared.persistentContainer)
-          },
-          actor: Step4Solution.CoreDataActor.shared,
-          isOnContextQueue: { Step4Solution.ContextContainer.shared.isOnContextQueue },
-          makeExecutor: {
-            Step4Solution.CoreDataExecutor(container: Step4Solution.ContextContainer(name: $0))
-          },
-          sharedExecutor: { Step4Solution.CoreDataExecutor.shared },
-          shared: .solutionCoreDataActor, spare: .solutionSpare)),
-    ]
-  }
-
-  static var all: [Subject] { every.selected() }
 }
 
 // Helpers that run on the actor under test. An `isolated` parameter puts their code on that
@@ -256,7 +251,7 @@ actor Peer {
   /// Waits until the partner's job runs too, then calls the partner: both jobs hold their
   /// executors while they call each other.
   func callPartner(meeting barrier: Barrier) async -> Bool {
-    let met = barrier.arriveAndWait(timeout: .seconds(10))
+    let met = barrier.arriveAndWait(timeout: .seconds(10) * timeScale)
     _ = await partner?.answer()
     return met
   }

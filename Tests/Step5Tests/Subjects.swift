@@ -68,27 +68,19 @@ struct Step5API: Sendable {
 /// One side under test.
 typealias Subject = ExamSubject<Step5API>
 
-extension ExamSubject where API == Step5API {
-  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its
-  /// subject here.
-  static var every: [Subject] {
-    [
-      Subject(
-        .yours, module: "Step5",
-        api: Step5API(
-          make: { Step5.ReadWriteScheduler(container: $0) },
-          isReentrantCall: { ($0 as? Step5.SchedulerError) == .reentrantCall },
-          isTimedOut: { ($0 as? Step5.SchedulerError) == .timedOut })),
-      Subject(
-        .solution, module: "Step5Solution",
-        api: Step5API(
-          make: { Step5Solution.ReadWriteScheduler(container: $0) },
-          isReentrantCall: { ($0 as? Step5Solution.SchedulerError) == .reentrantCall },
-          isTimedOut: { ($0 as? Step5Solution.SchedulerError) == .timedOut })),
-    ]
+extension Step5API: ExamAPI {
+  static var subjects: [Subject] {
+    Subject.sides(
+      "Step5",
+      yours: Step5API(
+        make: { Step5.ReadWriteScheduler(container: $0) },
+        isReentrantCall: { ($0 as? Step5.SchedulerError) == .reentrantCall },
+        isTimedOut: { ($0 as? Step5.SchedulerError) == .timedOut }),
+      solution: Step5API(
+        make: { Step5Solution.ReadWriteScheduler(container: $0) },
+        isReentrantCall: { ($0 as? Step5Solution.SchedulerError) == .reentrantCall },
+        isTimedOut: { ($0 as? Step5Solution.SchedulerError) == .timedOut }))
   }
-
-  static var all: [Subject] { every.selected() }
 }
 
 /// The checks' own entity: the scheduler does not care what it schedules.

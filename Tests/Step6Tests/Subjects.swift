@@ -57,25 +57,17 @@ struct Step6API: Sendable {
 /// One side under test.
 typealias Subject = ExamSubject<Step6API>
 
-extension ExamSubject where API == Step6API {
-  /// Both sides, whatever `WORKSHOP_SIDE` selects: an exit test's child process finds its side
-  /// here.
-  static var every: [Subject] {
-    [
-      Subject(
-        .yours, module: "Step6",
-        api: Step6API(
-          make: { Step6.DataHandler(modelContainer: $0) },
-          mainText: { Step6.MainDataHandler(modelContainer: $0).text(of: $1) })),
-      Subject(
-        .solution, module: "Step6Solution",
-        api: Step6API(
-          make: { Step6Solution.DataHandler(modelContainer: $0) },
-          mainText: { Step6Solution.MainDataHandler(modelContainer: $0).text(of: $1) })),
-    ]
+extension Step6API: ExamAPI {
+  static var subjects: [Subject] {
+    Subject.sides(
+      "Step6",
+      yours: Step6API(
+        make: { Step6.DataHandler(modelContainer: $0) },
+        mainText: { Step6.MainDataHandler(modelContainer: $0).text(of: $1) }),
+      solution: Step6API(
+        make: { Step6Solution.DataHandler(modelContainer: $0) },
+        mainText: { Step6Solution.MainDataHandler(modelContainer: $0).text(of: $1) }))
   }
-
-  static var all: [Subject] { every.selected() }
 }
 
 /// A default actor to hop to and back.
@@ -96,14 +88,16 @@ func placesOffTheQueue(on handler: isolated some Handler, visitor: Visitor) asyn
 
 /// Runs on `handler`: waits at `barrier` for a job of another actor.
 func meet(on handler: isolated some Handler, _ barrier: Barrier) -> Bool {
-  barrier.arriveAndWait(timeout: .seconds(3))
+  // Stretched under the sanitizers, where only solutions run: two model actors that run side by
+  // side always meet.
+  barrier.arriveAndWait(timeout: .seconds(3) * timeScale)
 }
 
 /// Runs on `handler`: once the partner's job runs too, calls the partner.
 func callPartner(
   on handler: isolated some Handler, partner: some Handler, meeting barrier: Barrier
 ) async throws -> Int {
-  _ = barrier.arriveAndWait(timeout: .seconds(3))
+  _ = barrier.arriveAndWait(timeout: .seconds(3) * timeScale)
   return try await partner.count()
 }
 

@@ -22,8 +22,8 @@ package struct DeclaredChecks: Equatable, Sendable {
   }
 
   package let checks: [Check]
-  /// How many subjects `Subject.all` has on each side, by side: `Subject(.yours, …)` (an
-  /// `ExamSubject`), or `Subject(side: .yours, …)`.
+  /// How many subjects `Subject.all` has on each side, by side: one for each `.sides("StepN", …)`
+  /// (an `ExamSubject` on each side), `Subject(.yours, …)` or `Subject(side: .yours, …)`.
   package let subjects: [String: Int]
 
   /// The checks declared in `source`, the step's test files put together, in order.
@@ -44,7 +44,7 @@ package struct DeclaredChecks: Equatable, Sendable {
       subjects[side] =
         Self.calls(of: "Subject(", in: source).filter {
           $0.rest.hasPrefix(".\(side)") || $0.rest.hasPrefix("side: .\(side)")
-        }.count
+        }.count + Self.calls(of: ".sides(", in: source).count
     }
     self.subjects = subjects
   }

@@ -9,10 +9,9 @@ import Testing
 ///     }
 ///     typealias Subject = ExamSubject<ImporterAPI>
 ///
-///     extension ExamSubject where API == ImporterAPI {
-///       static var every: [Subject] {
-///         [Subject(.yours, module: "StepN", api: ImporterAPI(make: StepN.Importer.init)),
-///          Subject(.solution, module: "StepNSolution", api: …)]
+///     extension ImporterAPI: ExamAPI {
+///       static var subjects: [Subject] {
+///         Subject.sides("StepN", yours: ImporterAPI(make: StepN.Importer.init), solution: …)
 ///       }
 ///     }
 ///
@@ -44,6 +43,33 @@ public struct ExamSubject<API: Sendable>: Sendable, CustomTestStringConvertible 
   /// How the test list names the subject: `yours`, `solution`, or `yours · actor`.
   public var testDescription: String {
     variant.map { "\(side.rawValue) · \($0)" } ?? side.rawValue
+  }
+}
+
+/// What a step's checks call on one side, which also lists the step's subjects: `Subject.every`
+/// and `Subject.all` come from it.
+public protocol ExamAPI: Sendable {
+  /// Every subject of the step, whatever `WORKSHOP_SIDE` selects: an exit test's child process
+  /// looks its subject up here.
+  static var subjects: [ExamSubject<Self>] { get }
+}
+
+extension ExamSubject where API: ExamAPI {
+  /// Every subject of the step, on both sides.
+  public static var every: [ExamSubject] { API.subjects }
+
+  /// The subjects of the sides this run checks (`WORKSHOP_SIDE`): the arguments of every `@Test`.
+  public static var all: [ExamSubject] { every.selected() }
+}
+
+extension ExamSubject {
+  /// A step's two sides, one subject each: yours in module `step`, the solution in
+  /// `<step>Solution`.
+  public static func sides(_ step: String, yours: API, solution: API) -> [ExamSubject] {
+    [
+      ExamSubject(.yours, module: step, api: yours),
+      ExamSubject(.solution, module: "\(step)Solution", api: solution),
+    ]
   }
 }
 
