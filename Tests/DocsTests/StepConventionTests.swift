@@ -78,16 +78,13 @@ struct StepConventionTests {
     let count = StepFolder.all.count
     var problems: [String] = []
     for document in DocsTests.documents {
-      for (index, line) in DocsTests.read(document).split(
-        separator: "\n", omittingEmptySubsequences: false
-      ).enumerated() {
-        let line = String(line)
-        for (range, number) in StepConventions.stepCounts(in: line)
-        where number != count
-          && !StepConventions.countsOtherSteps(String(line[range]), in: document)
-        {
-          problems.append("\(document):\(index + 1): \"\(line[range])\"; there are \(count) steps")
-        }
+      // One search per document: the pattern is compiled on each call.
+      let text = DocsTests.read(document)
+      for (range, number) in StepConventions.stepCounts(in: text)
+      where number != count && !StepConventions.countsOtherSteps(String(text[range]), in: document)
+      {
+        let line = text[..<range.lowerBound].count { $0 == "\n" } + 1
+        problems.append("\(document):\(line): \"\(text[range])\"; there are \(count) steps")
       }
     }
     Self.report(
