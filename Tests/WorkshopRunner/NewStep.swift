@@ -36,15 +36,26 @@ package struct NewStep: Equatable, Sendable {
 
   package var folder: String { "Step\(number)-\(name)" }
 
-  /// The name's words, the first capitalized: `Background importer`.
+  /// The name's words, the first capitalized and an acronym kept: `Background importer`,
+  /// `Object ID refetch`.
   package var title: String {
+    let characters = Array(name)
     var words: [String] = []
-    for character in name {
-      if character.isUppercase || words.isEmpty { words.append("") }
+    for (index, character) in characters.enumerated() {
+      let previous = index > 0 ? characters[index - 1] : nil
+      let next = index + 1 < characters.count ? characters[index + 1] : nil
+      // A word starts at a capital after a small letter or a digit, or at the last capital of
+      // an acronym that a small letter follows ("IDRefetch": "ID", "Refetch").
+      let starts =
+        words.isEmpty
+        || character.isUppercase
+          && (previous?.isUppercase == false || next?.isLowercase == true)
+      if starts { words.append("") }
       words[words.count - 1].append(character)
     }
-    let lowered = words.enumerated().map { $0.offset == 0 ? $0.element : $0.element.lowercased() }
-    return lowered.joined(separator: " ")
+    return words.enumerated().map { index, word in
+      index == 0 || word.allSatisfy(\.isUppercase) && word.count > 1 ? word : word.lowercased()
+    }.joined(separator: " ")
   }
 
   package var slug: String { title.lowercased().replacingOccurrences(of: " ", with: "-") }

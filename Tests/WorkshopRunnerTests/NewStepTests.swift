@@ -19,6 +19,8 @@ struct NewStepTests {
     let step = Self.step
     #expect(step.folder == "Step7-BackgroundImporter")
     #expect(step.title == "Background importer")
+    #expect(try NewStep(number: 7, name: "ObjectIDRefetch").title == "Object ID refetch")
+    #expect(try NewStep(number: 7, name: "Step2Again").title == "Step2 again")
     #expect(step.deck == "\(Self.slides)/07-background-importer.md")
     #expect(step.heading == "## Step 7 — Background importer")
     #expect(
