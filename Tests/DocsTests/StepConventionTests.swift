@@ -84,7 +84,8 @@ struct StepConventionTests {
       where number != count && !StepConventions.countsOtherSteps(String(text[range]), in: document)
       {
         let line = text[..<range.lowerBound].count { $0 == "\n" } + 1
-        problems.append("\(document):\(line): \"\(text[range])\"; there are \(count) steps")
+        let phrase = text[range].split { $0.isWhitespace }.joined(separator: " ")
+        problems.append("\(document):\(line): \"\(phrase)\"; there are \(count) steps")
       }
     }
     Self.report(

@@ -75,7 +75,8 @@ package struct NewStep: Equatable, Sendable {
       // GitHub's anchor of the heading: lower case, spaces to hyphens, the dash dropped.
       "linksAnchor": "step-\(number)--\(slug)",
       "importEarlier": buildsOn.map {
-        "// Step \($0)'s code, which this step uses as it is: its solution, imported, not a copy.\n"
+        "// Step \($0)'s solution, for the code this step uses as it is, instead of a copy (the\n"
+          + "// step's `buildsOn` in Package.swift; with neither, it uses none).\n"
           + "import Step\($0)Solution"
       } ?? "",
     ]

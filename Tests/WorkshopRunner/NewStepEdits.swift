@@ -163,7 +163,7 @@ package struct NewStepEdits {
       let word = words[stepsBefore]
       let capitalized =
         old.first?.isUppercase == true ? word.prefix(1).uppercased() + word.dropFirst() : word
-      text.replaceSubrange(range, with: capitalized + old.drop { $0 != " " })
+      text.replaceSubrange(range, with: capitalized + old.drop { !$0.isWhitespace })
     }
     return text
   }

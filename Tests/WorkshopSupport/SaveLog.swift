@@ -1,9 +1,10 @@
 import ManagedObjectCore
 import Synchronization
 
-/// The saves of a container while a check watches it: which context saved, during which call, and
-/// whether the save ran inside a Swift task. A save inside a task is a `performAndWait` on the
-/// caller's thread: it blocked a thread of the cooperative pool until the block was done.
+/// The saves of a container while a check watches it: which context saved, during which call,
+/// whether the save ran inside a Swift task, and how many objects it inserted, updated and
+/// deleted. A save inside a task is a `performAndWait` on the caller's thread: it blocked a thread
+/// of the cooperative pool until the block was done.
 ///
 /// Watch, act, then `stop()`: the log keeps what it saw.
 package final class SaveLog: Sendable {
@@ -14,6 +15,10 @@ package final class SaveLog: Sendable {
     package let call: String
     /// Whether the save ran inside a Swift task.
     package let inTask: Bool
+    /// How many objects the save inserted, updated and deleted.
+    package let inserted: Int
+    package let updated: Int
+    package let deleted: Int
   }
 
   private let container: PersistentContainer
@@ -27,7 +32,10 @@ package final class SaveLog: Sendable {
       let inTask = withUnsafeCurrentTask { $0 != nil }
       self?.state.withLock {
         $0.saves.append(
-          Save(context: change.contextName ?? "a context", call: $0.call, inTask: inTask))
+          Save(
+            context: change.contextName ?? "a context", call: $0.call, inTask: inTask,
+            inserted: change.insertedObjectIDs.count, updated: change.updatedObjectIDs.count,
+            deleted: change.deletedObjectIDs.count))
       }
     }
     token.withLock { $0 = observer }
