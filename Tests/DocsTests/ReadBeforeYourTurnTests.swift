@@ -24,11 +24,7 @@ struct ReadBeforeYourTurnTests {
     let headings: [(anchor: String, index: Int)]
 
     init(_ step: Step) throws {
-      let name = try #require(
-        ((try? Repository.names(in: "slides", ending: ".md")) ?? []).first {
-          $0.hasPrefix(String(format: "%02d-", step.number))
-        }, "no deck slides/0\(step.number)-….md")
-      path = "slides/\(name)"
+      path = try #require(step.deck, "no deck slides/0\(step.number)-….md")
       lines = DocsTests.read(path).split(separator: "\n", omittingEmptySubsequences: false)
       turn = try #require(
         lines.lastIndex(where: Self.isYourTurn), "\(path) has no slide \"Your turn\"")

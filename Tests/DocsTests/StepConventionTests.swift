@@ -103,13 +103,8 @@ struct StepConventionTests {
     for (path, entry) in StepConventions.documentsListingSteps {
       let text = DocsTests.read(path)
       for step in StepFolder.all {
-        guard
-          let deck = TimeBudgetTests.decks.first(where: {
-            $0.hasPrefix(String(format: "slides/%02d-", step.number))
-          })
-        else {
-          problems.append(
-            "\(step.module): no deck slides/\(String(format: "%02d", step.number))-….md")
+        guard let deck = step.deck else {
+          problems.append("\(step.module): no deck in slides/ whose name starts with its number")
           continue
         }
         if !StepConventions.lists(step: step.number, deck: deck, in: text, of: path) {
@@ -128,13 +123,10 @@ struct StepConventionTests {
   func everyStepHasItsLesson() {
     var problems: [String] = []
     for step in StepFolder.all {
-      let deck = TimeBudgetTests.decks.first {
-        $0.hasPrefix(String(format: "slides/%02d-", step.number))
-      }
       var files = [step.starter, step.solution, "Tests/\(step.module)Tests"].flatMap {
         Repository.files(under: $0)
       }
-      files += [deck, "Tests/WrongAnswers/\(step.module)"].compactMap { $0 }.flatMap {
+      files += [step.deck, "Tests/WrongAnswers/\(step.module)"].compactMap { $0 }.flatMap {
         Repository.files(under: $0)
       }
       var left = files.filter { DocsTests.read($0).contains(StepConventions.noLessonYet) }

@@ -199,7 +199,7 @@ struct TimeBudgetTests {
           "\(Self.guide): no row for Step \(step.number) under \"How long the hands-on takes\"")
         continue
       }
-      let deck = Self.decks.first { $0.hasPrefix(String(format: "slides/%02d-", step.number)) }
+      let deck = step.deck
       let given =
         deck.flatMap { TimeBudget.budget(of: DocsTests.read($0)) }?.parts
         .filter { $0.kind == .handsOn }.map(\.minutes) ?? []

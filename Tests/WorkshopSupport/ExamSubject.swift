@@ -59,7 +59,7 @@ extension ExamSubject where API: ExamAPI {
   public static var every: [ExamSubject] { API.subjects }
 
   /// The subjects of the sides this run checks (`WORKSHOP_SIDE`): the arguments of every `@Test`.
-  public static var all: [ExamSubject] { every.selected() }
+  public static var all: [ExamSubject] { every.filter(\.side.isSelected) }
 }
 
 extension ExamSubject {
@@ -74,12 +74,6 @@ extension ExamSubject {
 }
 
 extension Array {
-  /// The subjects of the sides this run checks (`WORKSHOP_SIDE`): the arguments of a check's
-  /// `@Test`. An exit test's child process looks its subject up in the unfiltered list.
-  public func selected<API>() -> [ExamSubject<API>] where Element == ExamSubject<API> {
-    filter(\.side.isSelected)
-  }
-
   /// The first subject of `side`, for a child process that was told its side.
   public func first<API>(of side: ExamSide) -> ExamSubject<API> where Element == ExamSubject<API> {
     first { $0.side == side } ?? self[0]

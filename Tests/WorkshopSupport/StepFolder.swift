@@ -23,6 +23,14 @@ public struct StepFolder: Sendable, Hashable, CustomTestStringConvertible {
   public var solution: String { "Solutions/\(folder)" }
   public var testDescription: String { folder }
 
+  /// The step's deck, `slides/04-custom-executor.md` (its name starts with the two-digit
+  /// number), or nil when there is none.
+  public var deck: String? {
+    let prefix = number < 10 ? "0\(number)-" : "\(number)-"
+    return ((try? Repository.names(in: "slides", ending: ".md")) ?? [])
+      .first { $0.hasPrefix(prefix) }.map { "slides/\($0)" }
+  }
+
   /// Every step, from the folders under `Steps/`, in order.
   public static let all: [StepFolder] = ((try? Repository.names(in: "Steps", ending: "")) ?? [])
     .compactMap(StepFolder.init(folder:)).sorted { $0.number < $1.number }
