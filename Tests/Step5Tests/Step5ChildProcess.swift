@@ -25,6 +25,8 @@ enum ChildScenario: String, Codable, Sendable {
   case twoReaders
   case readsTogether
   case timedWrite
+  case admissionHistories
+  case cancellationHistories
   /// Not a check: a capped write on a free slot, to hear whether the stretch task's stub still
   /// says "not started".
   case stretchStub
@@ -48,6 +50,8 @@ enum ChildScenario: String, Codable, Sendable {
     case .twoReaders: Step5Tests.twoReadersCheck
     case .readsTogether: Step5Tests.readsTogetherCheck
     case .timedWrite, .stretchStub: Step5Tests.timedWriteCheck
+    case .admissionHistories: Step5Tests.admissionHistoriesCheck
+    case .cancellationHistories: Step5Tests.cancellationHistoriesCheck
     }
   }
 
@@ -88,7 +92,12 @@ enum ChildScenario: String, Codable, Sendable {
       try await Step5Tests.cancelledWaiterStaysEmptyHanded(subject)
     case .twoReaders: try await Step5Tests.readBehindWriteBehindTwoReads(subject)
     case .readsTogether: try await Step5Tests.threeReadsBehindAWrite(subject)
-    case .timedWrite: try await Step5Tests.cappedWrites(subject)
+    case .timedWrite:
+      try await Step5Tests.cappedWrites(subject)
+      try await Step5Tests.randomHistories(subject, level: .timeOuts)
+    case .admissionHistories: try await Step5Tests.randomHistories(subject, level: .admission)
+    case .cancellationHistories:
+      try await Step5Tests.randomHistories(subject, level: .cancellation)
     case .stretchStub:
       let (_, scheduler) = try await Step5Tests.setUp(subject)
       // The task is started inside `reported`, so it inherits the listener that prints a

@@ -57,9 +57,21 @@ public enum WorkshopEnvironment {
       "The first seed of the core's model-based random test (1 by default); the run tries it, "
       + "then the next ones. A failure's seed reproduces it.")
 
+  public static let seed = Variable(
+    name: "WORKSHOP_SEED", example: "1234",
+    meaning:
+      "The seed of the history checks' random programs (Step 5); a new one each run by "
+      + "default. A failure prints its seed: set it to run the same programs again.")
+  public static let histories = Variable(
+    name: "WORKSHOP_HISTORIES", example: "1000",
+    meaning:
+      "How many random programs each history check runs, instead of its default (a dozen or "
+      + "so): for measuring how often a mistake is caught, or soaking a solution.")
+
   /// Every variable, in the order the README lists them.
   public static let all = [
-    verify, side, check, timeScale, swiftc, modules, bench, modelSeconds, modelSeed,
+    verify, side, check, timeScale, swiftc, modules, bench, modelSeconds, modelSeed, seed,
+    histories,
   ]
 
   /// The variable's value in this process, nil when it is not set or empty.

@@ -1,3 +1,5 @@
+import WorkshopSupport
+
 /// Makes a random program of legal steps from a seed. It keeps a reference model as it goes, so
 /// that every step names objects its context can see, and it never asks for what Apple leaves
 /// open (refreshing an unsaved insert, editing a row another context deleted).

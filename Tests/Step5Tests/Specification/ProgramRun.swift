@@ -1,0 +1,172 @@
+import Foundation
+import ManagedObjectCore
+import WorkshopSupport
+
+/// Runs one program against a scheduler, a step at a time, and judges the history it makes.
+///
+/// After each step it waits, bounded, until the scheduler shows what the model says must have
+/// happened (callers started, callers returned, the queue's length), or the history already
+/// breaks the rule. The history keeps being recorded while it waits, and is replayed whole each
+/// time, so a block that starts late, where it must not, is judged where it happened.
+struct ProgramRun {
+  let history = SchedulerHistory()
+  private let scheduler: any Scheduler
+  private let subject: Subject
+  private var calls: [Int: ProgramCall] = [:]
+  private var random: SplitMix64
+
+  /// How long one step may take to show its effect. A right answer needs microseconds; this
+  /// only keeps a stuck one from holding the run.
+  static let settleBound: Duration = .milliseconds(1_500)
+
+  init(_ subject: Subject, on container: PersistentContainer, seed: UInt64) {
+    self.subject = subject
+    scheduler = subject.make(container)
+    random = SplitMix64(seed: seed)
+  }
+
+  /// Runs `steps`, then lets every block still running end; the first breach, if any.
+  mutating func run(_ steps: [ProgramStep]) async -> Breach? {
+    defer { abandon() }
+    for step in steps {
+      guard await perform(step) else { continue }
+      if let breach = await settle() { return breach }
+    }
+    while let call = HistoryReplay(history.all).model.running.keys.min() {
+      history.record(.finish(call, throwing: false))
+      calls[call]?.command(.finish(throwing: false))
+      if let breach = await settle() { return breach }
+    }
+    // Last, a write: with every block ended, the slot must be free, whatever happened before.
+    let last = (calls.keys.max() ?? 0) + 1
+    for step in [ProgramStep.ask(last, .write), .finish(last, throwing: false)] {
+      guard await perform(step) else { continue }
+      if let breach = await settle() { return breach }
+    }
+    return nil
+  }
+
+  /// Does `step` if it means something now; false when it was skipped.
+  private mutating func perform(_ step: ProgramStep) async -> Bool {
+    let model = HistoryReplay(history.all).model
+    switch step {
+    case .ask(let number, let access):
+      guard calls[number] == nil else { return false }
+      history.record(.asks(number, access, limit: nil))
+      send(number, access)
+    case .askCapped(let number, let limit):
+      guard calls[number] == nil else { return false }
+      history.record(.asks(number, .write, limit: limit))
+      send(number, .write, limit: limit)
+    case .askCancelled(let number, let access, let early):
+      guard calls[number] == nil, early || !model.wouldStart(access) else { return false }
+      history.record(.asksCancelled(number, access, early: early))
+      let call = send(number, access, early: early)
+      let delay = Int(random.next() % 4_000)
+      // Aimed at the moment the task asks, then a little later each time: the cancel lands
+      // before, inside and after the scheduler's look at it. Off the pool: it blocks.
+      _ = try? await offThePool {
+        if !early {
+          // A spin, not a wait on the gate: waking from a wait takes longer than the window.
+          let deadline = ContinuousClock.now + .seconds(5)
+          while !call.asking.isOpen, ContinuousClock.now < deadline {}
+          Self.spin(delay)
+        }
+        call.cancel()
+      }
+    case .cancel(let number):
+      guard let call = calls[number], model.isWaiting(number) || model.isRunning(number) else {
+        return false
+      }
+      history.record(.cancel(number))
+      call.cancel()
+    case .finish(let number, let throwing):
+      guard model.isRunning(number), let call = calls[number] else { return false }
+      history.record(.finish(number, throwing: throwing))
+      call.command(.finish(throwing: throwing))
+    case .race(let waiter, let holder):
+      guard model.isRunning(holder), model.waiting.first?.call == waiter,
+        let waiting = calls[waiter], let running = calls[holder]
+      else { return false }
+      history.record(.race(cancel: waiter, finish: holder))
+      let (delay, finishFirst) = (Int(random.next() % 6_000), random.next() % 2 == 0)
+      _ = try? await offThePool {
+        if finishFirst {
+          running.command(.finish(throwing: false))
+          Self.spin(delay)
+          waiting.cancel()
+        } else {
+          waiting.cancel()
+          Self.spin(delay / 20)
+          running.command(.finish(throwing: false))
+        }
+      }
+    case .raceTimer(let capped, let holder):
+      guard model.isRunning(holder), let running = calls[holder],
+        let deadline = deadline(of: capped)
+      else { return false }
+      // Aimed at the limit, give or take a little: sometimes the grant wins, sometimes the
+      // timer, sometimes both at once. A spin, not a sleep: the moment is the point.
+      let offset = Duration.microseconds(Int(random.next() % 600) - 300)
+      let history = self.history
+      _ = try? await offThePool {
+        while ContinuousClock.now < deadline + offset {}
+        history.record(.raceTimer(capped: capped, finish: holder))
+        running.command(.finish(throwing: false))
+      }
+    case .expire(let number):
+      return calls[number] != nil
+    case .callBackIn(let number, let access):
+      guard model.isRunning(number), let call = calls[number] else { return false }
+      history.record(.callsBackIn(number, access))
+      call.command(.callBackIn(access))
+    }
+    return true
+  }
+
+  @discardableResult
+  private mutating func send(
+    _ number: Int, _ access: Access, limit: Duration? = nil, early: Bool = false
+  ) -> ProgramCall {
+    let call = ProgramCall(number)
+    calls[number] = call
+    call.send(
+      access, limit: limit, early: early, to: scheduler, subject: subject, history: history)
+    return call
+  }
+
+  /// When the capped write `number` asked, plus its limit.
+  private func deadline(of number: Int) -> ContinuousClock.Instant? {
+    for entry in history.all {
+      if case .asks(number, _, let limit?) = entry.event { return entry.time + limit }
+    }
+    return nil
+  }
+
+  /// Waits until the scheduler has done what the model says it must, or the history breaks
+  /// the rule; a breach either way.
+  private func settle() async -> Breach? {
+    let (history, scheduler) = (self.history, self.scheduler)
+    _ = await eventually(within: Self.settleBound) {
+      let replay = HistoryReplay(history.all)
+      return replay.breach != nil || replay.unmet(waitingCount: scheduler.waitingCount) == nil
+    }
+    let replay = HistoryReplay(history.all)
+    if let breach = replay.breach { return breach }
+    if let unmet = replay.unmet(waitingCount: scheduler.waitingCount) {
+      return Breach(at: nil, rule: unmet.rule, observed: unmet.text)
+    }
+    return nil
+  }
+
+  /// Lets every block end, so that nothing of the run outlives it.
+  private func abandon() {
+    for call in calls.values { call.command(.finish(throwing: false)) }
+  }
+
+  private static func spin(_ iterations: Int) {
+    var sink = 0
+    for index in 0..<iterations { sink &+= index }
+    withExtendedLifetime(sink) {}
+  }
+}

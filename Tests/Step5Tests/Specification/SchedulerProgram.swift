@@ -1,0 +1,104 @@
+import WorkshopSupport
+
+/// One step of a random program: something the checks do to the scheduler. Calls are named by
+/// number (`C3`); a step that names a call the model has no use for at that moment (finishing
+/// a call that waits, cancelling one that is gone) is skipped when the program runs, so that a
+/// shrunk program, with steps taken out, still runs.
+enum ProgramStep: Sendable, Equatable {
+  case ask(Int, Access)
+  /// A write that waits at most `limit` (the stretch task).
+  case askCapped(Int, limit: Duration)
+  /// A caller whose task is cancelled as it asks, or (`early`) before it asks.
+  case askCancelled(Int, Access, early: Bool)
+  case cancel(Int)
+  case finish(Int, throwing: Bool)
+  /// Let `finish` end and cancel the first waiter at the same moment.
+  case race(cancel: Int, finish: Int)
+  /// Let `finish` end just as the capped write's limit is up.
+  case raceTimer(capped: Int, finish: Int)
+  /// Wait for a capped write's limit to pass.
+  case expire(Int)
+  case callBackIn(Int, Access)
+}
+
+/// Which parts of the rule a program exercises: each Your turn adds some.
+enum ProgramLevel: Int, Sendable, Comparable {
+  /// Reads and writes that ask and finish, some blocks throwing.
+  case admission
+  /// And cancellations (before asking, as asking, while waiting, against a grant), and blocks
+  /// that call back in.
+  case cancellation
+  /// And capped writes whose timers run out, also just as their turn comes.
+  case timeOuts
+
+  static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Makes random programs from a seed. It keeps the model as it goes, so that most steps are
+/// ones that matter: finishing a block that runs, cancelling a caller that waits, racing a
+/// cancel or a timer against the grant of the caller at the front.
+struct ProgramGenerator {
+  private var random: SplitMix64
+  private let level: ProgramLevel
+
+  init(seed: UInt64, level: ProgramLevel) {
+    random = SplitMix64(seed: seed)
+    self.level = level
+  }
+
+  mutating func program(length: Int) -> [ProgramStep] {
+    var model = SchedulerSpecification()
+    var steps: [ProgramStep] = []
+    var next = 1
+    while steps.count < length {
+      let running = model.running.keys.sorted()
+      let access: Access = random.next() % 5 < 2 ? .write : .read
+      let callers = running.count + model.waiting.count
+      switch random.next() % 20 {
+      case 0..<8 where callers < 7:
+        steps.append(.ask(next, access))
+        model.arrive(next, access)
+        next += 1
+      case 8..<14 where !running.isEmpty:
+        let call = running[Int(random.next() % UInt64(running.count))]
+        steps.append(.finish(call, throwing: random.next() % 4 == 0))
+        model.finish(call)
+      case 14 where level >= .cancellation && !model.waiting.isEmpty:
+        let waiter = model.waiting[Int(random.next() % UInt64(model.waiting.count))].call
+        steps.append(.cancel(waiter))
+        model.leave(waiter, because: .cancelled)
+      case 15 where level >= .cancellation:
+        let early = random.next() % 3 == 0
+        guard early || !model.wouldStart(access) else { continue }
+        steps.append(.askCancelled(next, access, early: early))
+        next += 1
+      case 16 where level >= .cancellation && running.count == 1 && !model.waiting.isEmpty:
+        let waiter = model.waiting[0].call
+        steps.append(.race(cancel: waiter, finish: running[0]))
+        model.leave(waiter, because: .cancelled)
+        model.finish(running[0])
+      case 17 where level >= .cancellation && !running.isEmpty:
+        let call = running[Int(random.next() % UInt64(running.count))]
+        steps.append(random.next() % 2 == 0 ? .callBackIn(call, access) : .cancel(call))
+      case 18 where level >= .timeOuts && !model.wouldStart(.write):
+        steps.append(.askCapped(next, limit: .microseconds(500 + Int(random.next() % 2_000))))
+        if running.count == 1, model.waiting.isEmpty {
+          steps.append(.raceTimer(capped: next, finish: running[0]))
+          model.finish(running[0])
+          model.arrive(next, .write)
+        } else {
+          steps.append(.expire(next))
+        }
+        next += 1
+      case 19 where level >= .timeOuts && running.count == 1:
+        // Capped writes that wait long enough to get their turn: the timer must come to nothing.
+        steps.append(.askCapped(next, limit: .seconds(30)))
+        model.arrive(next, .write)
+        next += 1
+      default:
+        continue
+      }
+    }
+    return steps
+  }
+}

@@ -1,0 +1,99 @@
+import ManagedObjectCore
+import Testing
+import WorkshopEnvironment
+import WorkshopSupport
+
+/// The exam by specification: random programs of callers run against the scheduler, each step
+/// recorded, and every history judged whole against the model (``SchedulerSpecification``).
+/// The scenario checks show one mistake each; these find the ones nobody named.
+extension Step5Tests {
+  static let admissionHistoriesCheck = step.check(
+    "random reads and writes: every history keeps the rule", .failsOnStarter)
+
+  @Test("random reads and writes: every history keeps the rule", arguments: Subject.all)
+  func admissionHistories(_ subject: Subject) async {
+    await exam(subject.side, Self.admissionHistoriesCheck) {
+      try await Self.inChildProcess(.admissionHistories, subject)
+    }
+  }
+
+  static let cancellationHistoriesCheck = step.check(
+    "random cancellations and calls back in: every history keeps the rule", .failsOnStarter)
+
+  @Test(
+    "random cancellations and calls back in: every history keeps the rule",
+    arguments: Subject.all)
+  func cancellationHistories(_ subject: Subject) async {
+    await exam(subject.side, Self.cancellationHistoriesCheck) {
+      try await Self.inChildProcess(.cancellationHistories, subject)
+    }
+  }
+
+  /// How many programs a check runs, and how long each is: enough that each kind of mistake
+  /// the catalogue holds fails (nearly) every run, few enough for the step's 3 s.
+  static func programs(for level: ProgramLevel) -> (count: Int, length: Int) {
+    let count = WorkshopEnvironment.value(WorkshopEnvironment.histories).flatMap(Int.init)
+    switch level {
+    case .admission: return (count ?? 12, 30)
+    case .cancellation: return (count ?? 16, 30)
+    case .timeOuts: return (count ?? 10, 24)
+    }
+  }
+
+  /// Runs random programs of `level` against `subject`'s scheduler and fails with the shortest
+  /// history found that breaks the rule.
+  static func randomHistories(_ subject: Subject, level: ProgramLevel) async throws {
+    let seed =
+      WorkshopEnvironment.value(WorkshopEnvironment.seed).flatMap(UInt64.init)
+      ?? UInt64.random(in: 1..<1_000_000)
+    let container = PersistentContainer(name: "step5-histories")
+    let (count, length) = programs(for: level)
+    var generator = ProgramGenerator(seed: seed, level: level)
+    for index in 1...count {
+      let steps = generator.program(length: length)
+      var run = ProgramRun(subject, on: container, seed: seed &+ UInt64(index))
+      guard let breach = await run.run(steps) else { continue }
+      let failing = await ProgramShrinker.shrink(
+        FailingProgram(
+          steps: steps, breach: breach, history: run.history.all, originalLength: steps.count),
+        subject, on: container, seed: seed &+ UInt64(index), budget: .milliseconds(1_500))
+      expect(
+        false, observed: describe(failing, seed: seed, program: index),
+        lesson: failing.breach.rule.lesson)
+      return
+    }
+    guard level == .admission else { return }
+    if let (breach, recent) = await StormRun.run(subject, on: container, seed: seed) {
+      expect(
+        false,
+        observed: "\(StormRun.callers) callers, \(StormRun.callsEach) calls each, all at once "
+          + "(seed \(seed)): \(breach.observed). The last events before it:\n  "
+          + recent.joined(separator: "\n  "),
+        lesson: breach.rule.lesson)
+    }
+  }
+
+  /// The Observed part of a failure: the seed, and the history, marked where it broke.
+  static func describe(_ failing: FailingProgram, seed: UInt64, program: Int) -> String {
+    var lines = [
+      "a random program broke the rule (program \(program), seed \(seed): "
+        + "WORKSHOP_SEED=\(seed) replays it), shrunk from \(failing.originalLength) steps to "
+        + "\(failing.steps.count). What happened:"
+    ]
+    var action = 0
+    for (index, entry) in failing.history.enumerated() {
+      if entry.event.isAction { action += 1 }
+      let prefix = entry.event.isAction ? "  \(action). " : "  "
+      let line = prefix + "\(entry.event)"
+      if index == failing.breach.at {
+        lines.append(line + "   ◀ here: " + failing.breach.observed)
+        break
+      }
+      lines.append(line)
+    }
+    if failing.breach.at == nil {
+      lines.append("  and then, within \(ProgramRun.settleBound): " + failing.breach.observed)
+    }
+    return lines.joined(separator: "\n")
+  }
+}
