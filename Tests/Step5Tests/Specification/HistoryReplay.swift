@@ -50,11 +50,14 @@ struct HistoryReplay {
     let decided = { (call: Int) in startedEver.contains(call) || outcomes[call] != nil }
 
     var cancelled: Set<Int> = []
+    // The doomed, in the order their limits run out: each leaves the model's queue then.
+    var expiring = deadlines.filter { model.doomed.contains($0.key) }.sorted { $0.value < $1.value }
+      .map { (call: $0.key, deadline: $0.value) }[...]
     var running: [Int: Access] = [:]
     for (index, entry) in entries.enumerated() where breach == nil {
-      for (call, deadline) in deadlines.sorted(by: { $0.value < $1.value })
-      where deadline <= entry.time && model.doomed.contains(call) {
-        model.leave(call, because: .timedOut)
+      while let first = expiring.first, first.deadline <= entry.time {
+        model.leave(first.call, because: .timedOut)
+        expiring.removeFirst()
       }
       var failure: (rule: SchedulerRule, observed: String)?
       switch entry.event {
@@ -97,13 +100,16 @@ struct HistoryReplay {
           failure = (
             .reentrance,
             "C\(call)'s block called back into its own scheduler, and the call "
-              + (outcome.map { "\($0)" } ?? "was queued behind the block it came from"))
+              + (outcome.map { "\($0)" } ?? "was queued behind the block it came from")
+          )
         }
       case .started(let call):
         started.insert(call)
         let access = accesses[call] ?? .write
         if let writer = running.first(where: { $0.value == .write })?.key {
-          failure = (.alone, "C\(call) (a \(access.rawValue)) started while the write C\(writer) ran")
+          failure = (
+            .alone, "C\(call) (a \(access.rawValue)) started while the write C\(writer) ran"
+          )
         } else if access == .write, let other = running.keys.min() {
           failure = (.alone, "the write C\(call) started while C\(other) ran")
         } else if undecided.isEmpty, let (rule, because) = model.whyNotRunning(call) {
@@ -130,8 +136,12 @@ struct HistoryReplay {
 
   /// What the scheduler has yet to do for the history to be complete, with the part of the
   /// rule that asks for it; nil when nothing is missing.
-  func unmet(waitingCount: Int) -> (rule: SchedulerRule, text: String)? {
-    for call in model.running.keys.sorted() where !started.contains(call) && !undecided.contains(call) {
+  /// `awaiting` are the calls whose outcome the last step waits for (a capped write whose
+  /// limit it waits out, the waiter of a race): until they show it, the step is not done. Other
+  /// undecided calls still wait, and count as waiting.
+  func unmet(waitingCount: Int, awaiting: Set<Int> = []) -> (rule: SchedulerRule, text: String)? {
+    for call in model.running.keys.sorted()
+    where !started.contains(call) && !undecided.contains(call) {
       return (.progress, "the rule lets C\(call) start, and it has not started")
     }
     for (call, reason) in model.gone.sorted(by: { $0.key < $1.key }) where returned[call] == nil {
@@ -141,7 +151,7 @@ struct HistoryReplay {
     if let call = mustBeCancelled.filter({ returned[$0] == nil }).min() {
       return (.leaving, "C\(call) was cancelled before its turn, and its call has not returned")
     }
-    if let call = undecided.min() {
+    if let call = undecided.intersection(awaiting).min() {
       return (.progress, "C\(call) has neither started nor returned")
     }
     if let call = callingBackIn.min() {

@@ -18,8 +18,14 @@ final class ProgramCall: Sendable {
   let number: Int
   private let commands = Mutex([BlockCommand]())
   private let arrived = NSCondition()
-  /// Set just before the task calls the scheduler: where a cancel "as it asks" aims.
-  let asking = Gate()
+  /// When the task called the scheduler: where a cancel "as it asks" aims. An atomic, not a
+  /// lock: a thread that spins on a contended lock is put to sleep, and wakes microseconds late.
+  var askedAt: ContinuousClock.Instant? {
+    let nanoseconds = asked.load(ordering: .acquiring)
+    return nanoseconds < 0 ? nil : Self.epoch + .nanoseconds(nanoseconds)
+  }
+  private let asked = Atomic(-1)
+  private static let epoch = ContinuousClock.now
   private let task = Mutex<Task<Void, Never>?>(nil)
 
   init(_ number: Int) {
@@ -34,9 +40,11 @@ final class ProgramCall: Sendable {
   ) {
     let block = self.block(scheduler, subject, history)
     let number = self.number
-    let task = Task { [asking] in
+    let task = Task {
       if early { _ = await eventually(within: .seconds(5)) { Task.isCancelled } }
-      asking.open()
+      let (seconds, attoseconds) = (ContinuousClock.now - Self.epoch).components
+      self.asked.store(
+        Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000), ordering: .releasing)
       do {
         switch (access, limit) {
         case (.read, _): try await scheduler.executeRead(block)

@@ -14,7 +14,6 @@ struct ProgramRun {
   private let subject: Subject
   private var calls: [Int: ProgramCall] = [:]
   private var random: SplitMix64
-
   /// How long one step may take to show its effect. A right answer needs microseconds; this
   /// only keeps a stuck one from holding the run.
   static let settleBound: Duration = .milliseconds(1_500)
@@ -30,7 +29,7 @@ struct ProgramRun {
     defer { abandon() }
     for step in steps {
       guard await perform(step) else { continue }
-      if let breach = await settle() { return breach }
+      if let breach = await settle(awaiting: step.awaits) { return breach }
     }
     while let call = HistoryReplay(history.all).model.running.keys.min() {
       history.record(.finish(call, throwing: false))
@@ -41,7 +40,7 @@ struct ProgramRun {
     let last = (calls.keys.max() ?? 0) + 1
     for step in [ProgramStep.ask(last, .write), .finish(last, throwing: false)] {
       guard await perform(step) else { continue }
-      if let breach = await settle() { return breach }
+      if let breach = await settle(awaiting: step.awaits) { return breach }
     }
     return nil
   }
@@ -58,19 +57,23 @@ struct ProgramRun {
       guard calls[number] == nil else { return false }
       history.record(.asks(number, .write, limit: limit))
       send(number, .write, limit: limit)
-    case .askCancelled(let number, let access, let early):
+    case .askCancelled(let number, let access, let early, let delay):
       guard calls[number] == nil, early || !model.wouldStart(access) else { return false }
       history.record(.asksCancelled(number, access, early: early))
-      let call = send(number, access, early: early)
-      let delay = Int(random.next() % 4_000)
+      let call = ProgramCall(number)
+      calls[number] = call
+      let (scheduler, subject, history) = (self.scheduler, self.subject, self.history)
       // Aimed at the moment the task asks, then a little later each time: the cancel lands
-      // before, inside and after the scheduler's look at it. Off the pool: it blocks.
+      // before, inside and after the scheduler's look at it. Off the pool, since it spins, and
+      // the task is made there, so that the spin is already running when the task asks.
       _ = try? await offThePool {
+        call.send(access, early: early, to: scheduler, subject: subject, history: history)
         if !early {
-          // A spin, not a wait on the gate: waking from a wait takes longer than the window.
+          // A spin, not a wait: waking from a wait takes longer than the window it aims at.
           let deadline = ContinuousClock.now + .seconds(5)
-          while !call.asking.isOpen, ContinuousClock.now < deadline {}
-          Self.spin(delay)
+          while call.askedAt == nil, ContinuousClock.now < deadline {}
+          let aim = (call.askedAt ?? .now) + .nanoseconds(delay)
+          while ContinuousClock.now < aim {}
         }
         call.cancel()
       }
@@ -93,21 +96,21 @@ struct ProgramRun {
       _ = try? await offThePool {
         if finishFirst {
           running.command(.finish(throwing: false))
-          Self.spin(delay)
+          spin(delay)
           waiting.cancel()
         } else {
           waiting.cancel()
-          Self.spin(delay / 20)
+          spin(delay / 20)
           running.command(.finish(throwing: false))
         }
       }
-    case .raceTimer(let capped, let holder):
+    case .raceTimer(let capped, let holder, let offset):
       guard model.isRunning(holder), let running = calls[holder],
         let deadline = deadline(of: capped)
       else { return false }
-      // Aimed at the limit, give or take a little: sometimes the grant wins, sometimes the
-      // timer, sometimes both at once. A spin, not a sleep: the moment is the point.
-      let offset = Duration.microseconds(Int(random.next() % 600) - 300)
+      // The block is let go `offset` from the capped write's limit: sometimes the grant
+      // wins, sometimes the timer, sometimes both at once. A spin, not a sleep: the moment is
+      // the point.
       let history = self.history
       _ = try? await offThePool {
         while ContinuousClock.now < deadline + offset {}
@@ -145,15 +148,16 @@ struct ProgramRun {
 
   /// Waits until the scheduler has done what the model says it must, or the history breaks
   /// the rule; a breach either way.
-  private func settle() async -> Breach? {
+  private func settle(awaiting: Set<Int> = []) async -> Breach? {
     let (history, scheduler) = (self.history, self.scheduler)
     _ = await eventually(within: Self.settleBound) {
       let replay = HistoryReplay(history.all)
-      return replay.breach != nil || replay.unmet(waitingCount: scheduler.waitingCount) == nil
+      return replay.breach != nil
+        || replay.unmet(waitingCount: scheduler.waitingCount, awaiting: awaiting) == nil
     }
     let replay = HistoryReplay(history.all)
     if let breach = replay.breach { return breach }
-    if let unmet = replay.unmet(waitingCount: scheduler.waitingCount) {
+    if let unmet = replay.unmet(waitingCount: scheduler.waitingCount, awaiting: awaiting) {
       return Breach(at: nil, rule: unmet.rule, observed: unmet.text)
     }
     return nil
@@ -164,9 +168,12 @@ struct ProgramRun {
     for call in calls.values { call.command(.finish(throwing: false)) }
   }
 
-  private static func spin(_ iterations: Int) {
-    var sink = 0
-    for index in 0..<iterations { sink &+= index }
-    withExtendedLifetime(sink) {}
-  }
+}
+
+/// Keeps the thread busy for `iterations` turns of a loop: a delay too short for a clock, to
+/// move one event against another by a little.
+func spin(_ iterations: Int) {
+  var sink = 0
+  for index in 0..<iterations { sink &+= index }
+  withExtendedLifetime(sink) {}
 }

@@ -8,17 +8,29 @@ enum ProgramStep: Sendable, Equatable {
   case ask(Int, Access)
   /// A write that waits at most `limit` (the stretch task).
   case askCapped(Int, limit: Duration)
-  /// A caller whose task is cancelled as it asks, or (`early`) before it asks.
-  case askCancelled(Int, Access, early: Bool)
+  /// A caller whose task is cancelled as it asks (`nanoseconds` after it calls the
+  /// scheduler), or (`early`) before it asks.
+  case askCancelled(Int, Access, early: Bool, nanoseconds: Int)
   case cancel(Int)
   case finish(Int, throwing: Bool)
   /// Let `finish` end and cancel the first waiter at the same moment.
   case race(cancel: Int, finish: Int)
-  /// Let `finish` end just as the capped write's limit is up.
-  case raceTimer(capped: Int, finish: Int)
+  /// Let `finish` end just as the capped write's timer fires, moved by `offset`.
+  case raceTimer(capped: Int, finish: Int, offset: Duration)
   /// Wait for a capped write's limit to pass.
   case expire(Int)
   case callBackIn(Int, Access)
+}
+
+extension ProgramStep {
+  /// The calls whose outcome this step waits for: it is done only once they have started or
+  /// returned.
+  var awaits: Set<Int> {
+    switch self {
+    case .expire(let call), .raceTimer(let call, _, _), .race(let call, _): [call]
+    default: []
+    }
+  }
 }
 
 /// Which parts of the rule a program exercises: each Your turn adds some.
@@ -54,7 +66,7 @@ struct ProgramGenerator {
       let running = model.running.keys.sorted()
       let access: Access = random.next() % 5 < 2 ? .write : .read
       let callers = running.count + model.waiting.count
-      switch random.next() % 20 {
+      switch random.next() % 24 {
       case 0..<8 where callers < 7:
         steps.append(.ask(next, access))
         model.arrive(next, access)
@@ -67,10 +79,11 @@ struct ProgramGenerator {
         let waiter = model.waiting[Int(random.next() % UInt64(model.waiting.count))].call
         steps.append(.cancel(waiter))
         model.leave(waiter, because: .cancelled)
-      case 15 where level >= .cancellation:
+      case 15 where level >= .cancellation, 20..<24 where level >= .cancellation:
         let early = random.next() % 3 == 0
         guard early || !model.wouldStart(access) else { continue }
-        steps.append(.askCancelled(next, access, early: early))
+        steps.append(
+          .askCancelled(next, access, early: early, nanoseconds: Int(random.next() % 8_000)))
         next += 1
       case 16 where level >= .cancellation && running.count == 1 && !model.waiting.isEmpty:
         let waiter = model.waiting[0].call
@@ -83,7 +96,8 @@ struct ProgramGenerator {
       case 18 where level >= .timeOuts && !model.wouldStart(.write):
         steps.append(.askCapped(next, limit: .microseconds(500 + Int(random.next() % 2_000))))
         if running.count == 1, model.waiting.isEmpty {
-          steps.append(.raceTimer(capped: next, finish: running[0]))
+          let offset = Duration.microseconds(Int(random.next() % 1_200) - 1_000)
+          steps.append(.raceTimer(capped: next, finish: running[0], offset: offset))
           model.finish(running[0])
           model.arrive(next, .write)
         } else {
@@ -100,5 +114,26 @@ struct ProgramGenerator {
       }
     }
     return steps
+  }
+
+  /// A capped write behind a running write that is let go `offset` from the capped write's
+  /// limit: the grant and the timer together.
+  static func timerRound(offset: Duration, limit: Duration = .milliseconds(4)) -> [ProgramStep] {
+    [
+      .ask(1, .write), .askCapped(2, limit: limit),
+      .raceTimer(capped: 2, finish: 1, offset: offset), .finish(2, throwing: false),
+    ]
+  }
+
+  /// Callers cancelled as they ask while a write holds the slot, the cancel landing a little
+  /// later each time (`from`, then 40 ns more each): before, inside and after the scheduler's
+  /// look at the cancellation.
+  static func cancelRound(_ count: Int, from nanoseconds: Int) -> [ProgramStep] {
+    [.ask(1, .write)]
+      + (0..<count).map {
+        .askCancelled(
+          $0 + 2, $0 % 3 == 0 ? .read : .write, early: false, nanoseconds: nanoseconds + $0 * 40)
+      }
+      + [.finish(1, throwing: false)]
   }
 }

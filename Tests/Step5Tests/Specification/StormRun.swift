@@ -1,33 +1,41 @@
+import Dispatch
+import Foundation
 import ManagedObjectCore
 import Synchronization
 import WorkshopSupport
 
-/// Many callers at once, nobody waiting for anybody: what the step-by-step programs cannot do,
-/// since they ask one caller at a time. Here a mistake that needs two callers inside the
-/// scheduler's bookkeeping at the same instant (a start decided under one lock and recorded
-/// under another, a count changed outside the lock) gets its chance. The order of arrivals is
-/// unknown, so only what holds in every order is judged: a write runs alone, every call returns
-/// its own block's result, and every call returns.
+/// Two callers asking at the same instant, round after round, on a free slot: what the
+/// step-by-step programs cannot do, since they send one caller at a time. A mistake that needs
+/// two callers inside the scheduler's bookkeeping at once (a start decided under one lock and
+/// recorded under another, a count changed outside the lock) gets its chance here. Each caller
+/// runs on a thread of its own, and both leave a spinning barrier together. Which of the two
+/// asked first is unknown, so only what holds in either order is judged: a write runs alone,
+/// and each call returns its own block's result.
 enum StormRun {
-  /// Callers, and calls each: about 4,000 calls, a fraction of a second.
-  static let callers = 8
-  static let callsEach = 500
+  static let rounds = 1_500
 
-  /// The first breach of the storm, with the events just before it; nil when it kept the rule.
+  /// The first breach, with the events just before it; nil when every round kept the rule.
   static func run(_ subject: Subject, on container: PersistentContainer, seed: UInt64) async
     -> (breach: Breach, recent: [String])?
   {
     let scheduler = subject.make(container)
     let ledger = StormLedger()
-    let returned: Void? = try? await withTimeout(.seconds(20), "a storm of calls") {
+    let barrier = SpinBarrier(parties: 2)
+    let returned: Void? = try? await withTimeout(.seconds(20), "two callers at once, in rounds") {
       await withTaskGroup(of: Void.self) { group in
-        for caller in 0..<callers {
+        for caller in 0..<2 {
           group.addTask {
-            var random = SplitMix64(seed: seed &+ UInt64(caller))
-            for index in 0..<callsEach where !ledger.broken {
-              let number = caller * callsEach + index + 1
-              let access: Access = random.next() % 3 == 0 ? .write : .read
-              await call(number, access, on: scheduler, ledger)
+            await withTaskExecutorPreference(OwnThreadExecutor()) {
+              var random = SplitMix64(seed: seed &+ UInt64(caller))
+              for round in 0..<rounds {
+                guard barrier.arrive(), !ledger.broken else { return }
+                // One caller a little behind the other, by a different amount each round: the
+                // two pass the scheduler's look at its state at every distance from each other.
+                if caller == 0 { spin(Int(random.next() % 2_000)) }
+                let number = round * 2 + caller + 1
+                let access: Access = random.next() % 3 == 0 ? .read : .write
+                await call(number, access, on: scheduler, ledger)
+              }
             }
           }
         }
@@ -35,7 +43,7 @@ enum StormRun {
     }
     if let breach = ledger.breach { return (breach, ledger.recent) }
     if returned == nil {
-      let observed = "\(callers) callers of \(callsEach) calls each had not all returned in 20 s"
+      let observed = "\(rounds) rounds of two callers had not all returned within 20 s"
       return (Breach(at: nil, rule: .progress, observed: observed), ledger.recent)
     }
     return nil
@@ -47,7 +55,7 @@ enum StormRun {
     let block: @Sendable (ManagedObjectContext) throws -> Int = { _ in
       ledger.enter(number, access)
       // Inside for a few microseconds, so that a block let in beside it is seen.
-      let until = ContinuousClock.now + .microseconds(number % 20)
+      let until = ContinuousClock.now + .microseconds(5 + number % 15)
       while ContinuousClock.now < until {}
       ledger.leave(number, access)
       return number
@@ -60,6 +68,57 @@ enum StormRun {
         "C\(number) returns \(got)",
         Breach(at: nil, rule: .outcome, observed: "C\(number) returned \(got), not its own"))
     }
+  }
+}
+
+/// Lets `parties` threads leave together. Each spins a little, so that two that arrive close
+/// together leave within nanoseconds of each other, then blocks: a thread that spins longer
+/// keeps the other from the core it needs to arrive at all. Bounded, so that a caller stuck in
+/// the scheduler ends the rounds instead of the run.
+private final class SpinBarrier: Sendable {
+  private let parties: Int
+  private let arrivals = Atomic(0)
+  private let generation = Atomic(0)
+  private let condition = NSCondition()
+
+  init(parties: Int) {
+    self.parties = parties
+  }
+
+  /// False when the others did not arrive within a second.
+  func arrive() -> Bool {
+    let round = generation.load(ordering: .acquiring)
+    if arrivals.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == parties {
+      arrivals.store(0, ordering: .releasing)
+      condition.lock()
+      generation.wrappingAdd(1, ordering: .releasing)
+      condition.broadcast()
+      condition.unlock()
+      return true
+    }
+    let spinUntil = ContinuousClock.now + .microseconds(30)
+    while generation.load(ordering: .acquiring) == round {
+      if ContinuousClock.now > spinUntil { break }
+    }
+    let deadline = Date(timeIntervalSinceNow: timeScale)
+    condition.lock()
+    defer { condition.unlock() }
+    while generation.load(ordering: .acquiring) == round {
+      if !condition.wait(until: deadline) { return false }
+    }
+    return true
+  }
+}
+
+/// Runs a task's jobs on a serial queue of its own, so that each caller has a thread of its own
+/// and the two really ask at once, whatever the cooperative pool is busy with.
+private final class OwnThreadExecutor: TaskExecutor {
+  private let queue = DispatchQueue(label: "workshop.step5.caller")
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedTaskExecutor()
+    queue.async { job.runSynchronously(on: executor) }
   }
 }
 
