@@ -23,6 +23,8 @@ struct ContextStackTests {
   func saveAsync() async throws {
     let container = makeContainer()
     let stack = ContextStack(container: container)
+    // Held across blocks, as an app would hold it.
+    stack.defaultContext.retainsRegisteredObjects = true
     let id = try await stack.save { local in
       let book = Book(context: local)
       book.title = "v1"

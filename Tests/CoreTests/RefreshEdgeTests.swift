@@ -24,6 +24,7 @@ struct RefreshEdgeTests {
     change: @escaping @Sendable (ManagedObjectContext, ManagedObject) -> Void
   ) async throws -> (reader: ManagedObjectContext, note: ContextDidSave) {
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
     try await reader.perform {
       switch registering {
       case .fault: _ = reader.object(with: id)
