@@ -117,7 +117,7 @@ struct ContextHierarchyTests {
     let id = try await saveBook("v1", in: container)
     let parent = container.newBackgroundContext()
     let child = parent.newChildContext()
-    child.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
+    child.retainsRegisteredObjects = true  // as an app holding it would
     child.automaticallyMergesChangesFromParent = true
     let before = try await child.perform { try child.existingObject(with: id, as: Book.self).title }
     try await parent.perform {
@@ -136,7 +136,7 @@ struct ContextHierarchyTests {
     let container = makeContainer()
     let parent = container.newBackgroundContext()
     let child = parent.newChildContext()
-    child.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
+    child.retainsRegisteredObjects = true  // as an app holding it would
     child.automaticallyMergesChangesFromParent = true
     let temporary = try await child.perform {
       let book = Book(context: child)
@@ -161,7 +161,7 @@ struct ContextHierarchyTests {
     let container = makeContainer()
     let parent = container.newBackgroundContext()
     let child = parent.newChildContext()
-    child.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
+    child.retainsRegisteredObjects = true  // as an app holding it would
     let id = try await child.perform {
       let book = Book(context: child)
       book.title = "pushed"
@@ -254,10 +254,10 @@ struct ContextHierarchyTests {
     let container = makeContainer()
     let id = try await saveBook("v1", in: container)
     let view = container.viewContext
-    view.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
+    view.retainsRegisteredObjects = true  // as an app holding it would
     view.automaticallyMergesChangesFromParent = true
     let child = view.newChildContext()
-    child.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
+    child.retainsRegisteredObjects = true  // as an app holding it would
     child.automaticallyMergesChangesFromParent = true
     _ = try view.existingObject(with: id, as: Book.self).title
     _ = try await child.perform { try child.existingObject(with: id, as: Book.self).title }

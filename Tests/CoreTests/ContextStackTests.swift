@@ -23,8 +23,6 @@ struct ContextStackTests {
   func saveAsync() async throws {
     let container = makeContainer()
     let stack = ContextStack(container: container)
-    // Held across blocks, as an app would hold it.
-    stack.defaultContext.retainsRegisteredObjects = true
     let id = try await stack.save { local in
       let book = Book(context: local)
       book.title = "v1"
@@ -32,6 +30,8 @@ struct ContextStackTests {
       return book.objectID
     }
     #expect(try await storedBookTitles(in: container) == ["v1"])
+    // The default context keeps what it shows, as a UI holding the object would.
+    stack.defaultContext.retainsRegisteredObjects = true
     let shown = try await stack.defaultContext.perform {
       try stack.defaultContext.existingObject(with: id, as: Book.self).title
     }

@@ -79,7 +79,7 @@ struct MergedDeletionTests {
     let ids = try await Self.savedAuthor(in: container)
     let parent = container.newBackgroundContext()
     let child = parent.newChildContext()
-    child.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
+    child.retainsRegisteredObjects = true  // as an app holding it would
     child.automaticallyMergesChangesFromParent = true
     let heard = ObjectsDidChangeRecorder(child)
     defer { heard.stop() }

@@ -52,7 +52,7 @@ struct OneToOneMergeTests {
     let ids = try await Self.people(in: container)
     let first = container.newBackgroundContext()
     let second = container.newBackgroundContext()
-    first.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
+    first.retainsRegisteredObjects = true  // as an app holding it would
     second.retainsRegisteredObjects = true
     second.mergePolicy = policy
     try await second.perform {
@@ -91,7 +91,7 @@ struct OneToOneMergeTests {
     let container = makeContainer()
     let ids = try await Self.people(in: container)
     let reader = container.newBackgroundContext()
-    reader.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     reader.automaticallyMergesChangesFromParent = true
     let heard = ObjectsDidChangeRecorder(reader)
     defer { heard.stop() }

@@ -43,7 +43,7 @@ struct RemoteMergeDeletionTests {
   func removedNotPendingDeletion() async throws {
     let container = makeContainer()
     let reader = container.newBackgroundContext()
-    reader.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     let (changes, _) = try await Self.batchDeleted(in: container, reader: reader)
     let heard = ObjectsDidChangeRecorder(reader)
     defer { heard.stop() }

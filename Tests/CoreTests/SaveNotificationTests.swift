@@ -96,7 +96,7 @@ struct SaveNotificationTests {
     let container = makeContainer()
     let writer = container.newBackgroundContext()
     let reader = container.newBackgroundContext()
-    reader.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     let (keptID, goneID) = try await writer.perform {
       let kept = Book(context: writer)
       kept.title = "old"
@@ -140,7 +140,7 @@ struct SaveNotificationTests {
     let container = makeContainer()
     let id = try await saveBook("v1", in: container)
     let reader = container.newBackgroundContext()
-    reader.retainsRegisteredObjects = true  // held across blocks, as an app would hold it
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     reader.automaticallyMergesChangesFromParent = enabled
     let before = try await reader.perform {
       try reader.existingObject(with: id, as: Book.self).title
