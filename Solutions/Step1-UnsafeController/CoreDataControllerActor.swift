@@ -30,7 +30,7 @@ public actor CoreDataControllerActor {
   public func rename(to newName: String) async throws {
     guard let entityID else { return }  // actor state, read on the actor
     try await moc.perform {
-      // The same context made it, so the lookup finds the registered object.
+      // Not registeredObject(for:): the context let go of the saved entity, which nothing held.
       let entity = try self.moc.existingObject(
         with: entityID, as: CoreDataEntity.self)
       entity.name = newName

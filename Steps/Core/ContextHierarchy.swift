@@ -124,6 +124,7 @@ extension ContextCore {
         for cell in object.cells { cell.load(insert.values[cell.name]) }
         state.registered[insert.id] = object
         state.inserted.insert(insert.id)
+        state.registered.retain(object)
       }
       for update in updates {
         let object = targets[update.id]!
@@ -134,6 +135,7 @@ extension ContextCore {
           cell.load(value.applied(onto: cell.stored, read: update.read[name]))
         }
         state.touched.insert(object.id)
+        state.registered.retain(object)
       }
       for object in deleting where markDeleted(object, in: state) {
         state.unpropagatedDeletes.append(object)

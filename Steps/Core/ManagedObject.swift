@@ -193,10 +193,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     self.version = version
   }
 
-  /// Counts a set as a change to save, as Core Data does (lock held). Inserted objects are saved
-  /// whole anyway; only registered, persisted ones need remembering.
+  /// Counts a set as a change to save, as Core Data does (lock held), and keeps the object alive
+  /// until it is saved or rolled back (`Registry`). Inserted objects are saved whole anyway, and
+  /// kept already; only registered, persisted ones need remembering.
   func markWritten(in state: ContextState) {
-    if lifecycle == .persisted { state.touched.insert(id) }
+    guard lifecycle == .persisted else { return }
+    state.touched.insert(id)
+    state.registered.retain(self)
   }
 
   // MARK: - Property access, from the wrappers

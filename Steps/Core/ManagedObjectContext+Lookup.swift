@@ -6,10 +6,34 @@ import Foundation
 // - `registeredObject(for:)` never reads: nil unless this context already has the object.
 // - `object(with:)` never fails: the registered object, or a fault for the row.
 // - `existingObject(with:)` reads and checks: the object with its values, or an error.
+//
+// "Already has" lasts only while something holds the object: a context keeps an object with no
+// pending changes weakly, as Core Data does (`retainsRegisteredObjects`, below).
 
 extension ManagedObjectContext {
+  /// Whether the context keeps every registered object alive (true), or, by default (false, as
+  /// in Core Data), only those with pending changes. Apple, `retainsRegisteredObjects`: "If set to
+  /// false, then the receiver keeps strong references to registered objects only when they are
+  /// inserted, updated, deleted, or locked. The default is false." An object that nothing else
+  /// references then leaves the context once it is saved or unchanged: ``registeredObject(for:)``
+  /// and ``registeredObjects`` no longer list it, and ``existingObject(with:)`` or
+  /// ``object(with:)`` make a new one from the store's row. Thread-safe, like the other settings.
+  public var retainsRegisteredObjects: Bool {
+    get { core.state.withLock { $0.registered.retainsAll } }
+    set {
+      core.state.withLock { state in
+        state.registered.retainsAll = newValue
+        if !newValue { state.releaseUnchanged() }
+      }
+    }
+  }
+
   /// The object for `objectID` if it is registered in this context, else nil; never fetches,
-  /// like Core Data's `registeredObject(for:)`.
+  /// like Core Data's `registeredObject(for:)`. Apple: "A nil return value means the context
+  /// doesn't recognize the specified object; the object might still exist in the persistent
+  /// store. If you need to query both the context and the store, use existingObject(with:)". An
+  /// unchanged object that nobody holds is not registered any more
+  /// (``retainsRegisteredObjects``).
   public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
     core.registeredObject(for: objectID)
   }

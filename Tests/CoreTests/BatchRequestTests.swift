@@ -114,6 +114,7 @@ struct BatchRequestTests {
         BatchInsertRequest<Counter>(objects: (0..<10).map { ["name": "c\($0)", "value": $0] }))
     }
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     let low = try await reader.perform {
       try reader.fetch(FetchRequest<Counter>(predicate: #Predicate { $0.value < 3 })).count
     }

@@ -117,6 +117,7 @@ struct ContextHierarchyTests {
     let id = try await saveBook("v1", in: container)
     let parent = container.newBackgroundContext()
     let child = parent.newChildContext()
+    child.retainsRegisteredObjects = true  // as an app holding it would
     child.automaticallyMergesChangesFromParent = true
     let before = try await child.perform { try child.existingObject(with: id, as: Book.self).title }
     try await parent.perform {
@@ -135,6 +136,7 @@ struct ContextHierarchyTests {
     let container = makeContainer()
     let parent = container.newBackgroundContext()
     let child = parent.newChildContext()
+    child.retainsRegisteredObjects = true  // as an app holding it would
     child.automaticallyMergesChangesFromParent = true
     let temporary = try await child.perform {
       let book = Book(context: child)
@@ -159,6 +161,7 @@ struct ContextHierarchyTests {
     let container = makeContainer()
     let parent = container.newBackgroundContext()
     let child = parent.newChildContext()
+    child.retainsRegisteredObjects = true  // as an app holding it would
     let id = try await child.perform {
       let book = Book(context: child)
       book.title = "pushed"
@@ -251,8 +254,10 @@ struct ContextHierarchyTests {
     let container = makeContainer()
     let id = try await saveBook("v1", in: container)
     let view = container.viewContext
+    view.retainsRegisteredObjects = true  // as an app holding it would
     view.automaticallyMergesChangesFromParent = true
     let child = view.newChildContext()
+    child.retainsRegisteredObjects = true  // as an app holding it would
     child.automaticallyMergesChangesFromParent = true
     _ = try view.existingObject(with: id, as: Book.self).title
     _ = try await child.perform { try child.existingObject(with: id, as: Book.self).title }
@@ -291,8 +296,9 @@ struct ContextHierarchyTests {
     }
     try await middle.perform { try middle.save() }
     let permanent = try await root.perform {
+      let book = root.insertedObjects.first  // held, so that it is still here after the save
       try root.save()
-      return try #require(root.registeredObjects.first).objectID
+      return try #require(book).objectID
     }
     let received = try await withTimeout(.seconds(20), "three save notifications") {
       var iterator = notes.makeAsyncIterator()

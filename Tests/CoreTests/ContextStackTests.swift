@@ -30,6 +30,8 @@ struct ContextStackTests {
       return book.objectID
     }
     #expect(try await storedBookTitles(in: container) == ["v1"])
+    // The default context keeps what it shows, as a UI holding the object would.
+    stack.defaultContext.retainsRegisteredObjects = true
     let shown = try await stack.defaultContext.perform {
       try stack.defaultContext.existingObject(with: id, as: Book.self).title
     }

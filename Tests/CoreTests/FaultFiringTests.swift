@@ -75,6 +75,7 @@ struct FaultFiringTests {
     let container = makeContainer()
     let parent = container.newBackgroundContext()
     let reader = parent.newChildContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     reader.automaticallyMergesChangesFromParent = true
     let writer = parent.newChildContext()
     let id = try await writer.perform {
@@ -169,6 +170,7 @@ struct FaultFiringTests {
       return books.map(\.objectID)
     }
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     try await reader.perform {
       let request = FetchRequest<Book>()
       request.fetchBatchSize = 2
@@ -201,6 +203,7 @@ struct FaultFiringTests {
       return (author.objectID, book.objectID)
     }
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     await reader.perform { _ = reader.object(with: authorID) }
     let secondID = try await container.performBackgroundTask { writer in
       let book = Book(context: writer)
@@ -230,6 +233,7 @@ struct FaultFiringTests {
       return book.objectID
     }
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     await reader.perform { _ = reader.object(with: id) }
     try await container.performBackgroundTask { writer in
       writer.delete(try writer.existingObject(with: id))
@@ -259,6 +263,7 @@ struct FaultFiringTests {
     let container = makeContainer()
     let parent = container.newBackgroundContext()
     let reader = parent.newChildContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     let id = await parent.perform {
       let book = Book(context: parent)
       book.title = "Draft"

@@ -25,6 +25,7 @@ struct FetchAgainstStoreTests {
       return book.objectID
     }
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     _ = try await reader.perform { try reader.existingObject(with: id, as: Book.self).pages }
     try await writer.perform {
       try writer.existingObject(with: id, as: Book.self).pages = 500

@@ -94,6 +94,7 @@ struct LookupAndMergeTests {
     let container = makeContainer()
     let writer = container.newBackgroundContext()
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     reader.name = "reader"
     let heard = ObjectsDidChangeRecorder(reader)
     defer { heard.stop() }
@@ -139,6 +140,7 @@ struct LookupAndMergeTests {
     let first = try await Self.savedBook("first", in: container)
     let second = try await Self.savedBook("second", in: container)
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     let heard = ObjectsDidChangeRecorder(reader)
     defer { heard.stop() }
     try await reader.perform {
@@ -173,6 +175,7 @@ struct LookupAndMergeTests {
     let id = try await Self.savedBook(in: container)
     let parent = container.newBackgroundContext()
     let watcher = parent.newChildContext()
+    watcher.retainsRegisteredObjects = true  // as an app holding it would
     watcher.automaticallyMergesChangesFromParent = true
     let heard = ObjectsDidChangeRecorder(watcher)
     defer { heard.stop() }
@@ -225,6 +228,7 @@ struct LookupAndMergeTests {
     let container = makeContainer()
     let id = try await Self.savedBook(in: container)
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     let wasFault = await reader.perform { reader.object(with: id).isFault }
     try await container.performBackgroundTask { context in
       context.delete(try context.existingObject(with: id))

@@ -20,6 +20,9 @@ private struct StaleSave {
     }
     first = container.newBackgroundContext()
     second = container.newBackgroundContext()
+    // Each context keeps its stale copy across blocks, as an app holding it would.
+    first.retainsRegisteredObjects = true
+    second.retainsRegisteredObjects = true
     let id = id
     _ = try await first.perform { [first] in try first.existingObject(with: id) }
     _ = try await second.perform { [second] in try second.existingObject(with: id) }

@@ -79,6 +79,7 @@ struct MergedDeletionTests {
     let ids = try await Self.savedAuthor(in: container)
     let parent = container.newBackgroundContext()
     let child = parent.newChildContext()
+    child.retainsRegisteredObjects = true  // as an app holding it would
     child.automaticallyMergesChangesFromParent = true
     let heard = ObjectsDidChangeRecorder(child)
     defer { heard.stop() }

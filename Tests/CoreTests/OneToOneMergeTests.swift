@@ -52,6 +52,8 @@ struct OneToOneMergeTests {
     let ids = try await Self.people(in: container)
     let first = container.newBackgroundContext()
     let second = container.newBackgroundContext()
+    first.retainsRegisteredObjects = true  // as an app holding it would
+    second.retainsRegisteredObjects = true
     second.mergePolicy = policy
     try await second.perform {
       for id in ids.values { _ = try second.existingObject(with: id, as: Person.self).partner }
@@ -89,6 +91,7 @@ struct OneToOneMergeTests {
     let container = makeContainer()
     let ids = try await Self.people(in: container)
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     reader.automaticallyMergesChangesFromParent = true
     let heard = ObjectsDidChangeRecorder(reader)
     defer { heard.stop() }

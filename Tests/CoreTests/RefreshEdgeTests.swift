@@ -24,6 +24,7 @@ struct RefreshEdgeTests {
     change: @escaping @Sendable (ManagedObjectContext, ManagedObject) -> Void
   ) async throws -> (reader: ManagedObjectContext, note: ContextDidSave) {
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     try await reader.perform {
       switch registering {
       case .fault: _ = reader.object(with: id)

@@ -43,6 +43,7 @@ struct RemoteMergeDeletionTests {
   func removedNotPendingDeletion() async throws {
     let container = makeContainer()
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     let (changes, _) = try await Self.batchDeleted(in: container, reader: reader)
     let heard = ObjectsDidChangeRecorder(reader)
     defer { heard.stop() }

@@ -89,6 +89,7 @@ struct SameValueWriteTests {
     let (context, id) = (saved.context, saved.id)
     // A second context reads the row before the save, at its current version.
     let stale = saved.container.newBackgroundContext()
+    stale.retainsRegisteredObjects = true  // as an app holding it would
     _ = try await stale.perform { try stale.existingObject(with: id) }
     let notes = saved.container.saveNotifications()
     try await context.perform {

@@ -96,6 +96,7 @@ struct SaveNotificationTests {
     let container = makeContainer()
     let writer = container.newBackgroundContext()
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     let (keptID, goneID) = try await writer.perform {
       let kept = Book(context: writer)
       kept.title = "old"
@@ -139,6 +140,7 @@ struct SaveNotificationTests {
     let container = makeContainer()
     let id = try await saveBook("v1", in: container)
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     reader.automaticallyMergesChangesFromParent = enabled
     let before = try await reader.perform {
       try reader.existingObject(with: id, as: Book.self).title

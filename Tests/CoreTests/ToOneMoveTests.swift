@@ -59,6 +59,8 @@ struct ToOneMoveTests {
   ) async throws -> PersistenceError? {
     let first = container.newBackgroundContext()
     let second = container.newBackgroundContext()
+    first.retainsRegisteredObjects = true  // as an app holding it would
+    second.retainsRegisteredObjects = true
     second.mergePolicy = policy
     for context in [first, second] {
       _ = try await context.perform { try context.existingObject(with: cast.book, as: Book.self) }
@@ -157,6 +159,7 @@ struct ToOneMoveTests {
     let container = makeContainer()
     let cast = try await Cast(in: container)
     let mover = container.newBackgroundContext()
+    mover.retainsRegisteredObjects = true  // as an app holding it would
     mover.mergePolicy = .mergeByPropertyObjectTrump
     _ = try await mover.perform { try mover.existingObject(with: cast.book, as: Book.self) }
     try await container.performBackgroundTask { context in
@@ -187,6 +190,7 @@ struct ToOneMoveTests {
     let container = makeContainer()
     let cast = try await Cast(in: container)
     let reader = container.newBackgroundContext()
+    reader.retainsRegisteredObjects = true  // as an app holding it would
     let heard = ObjectsDidChangeRecorder(reader)
     defer { heard.stop() }
     _ = try await reader.perform {

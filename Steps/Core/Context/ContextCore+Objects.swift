@@ -23,6 +23,7 @@ extension ContextCore {
     access(.insert, entity: object.entityName) { state in
       state.registered[object.id] = object
       state.inserted.insert(object.id)
+      state.registered.retain(object)
     }
   }
 
@@ -192,6 +193,7 @@ extension ContextCore {
     }
     state.inserted.remove(object.id)
     state.deleted.insert(object.id)
+    state.registered.retain(object)
     return true
   }
 
@@ -212,12 +214,11 @@ extension ContextCore {
     guard !map.isEmpty else { return }
     var skipped: Set<ManagedObjectID> = []
     for (old, new) in map {
-      guard let object = state.registered.removeValue(forKey: old) else {
+      guard let object = state.registered.rekey(old, to: new) else {
         skipped.insert(old)
         continue
       }
       object.id = new
-      state.registered[new] = object
       // `inserted` and `deleted` hold an object only while its lifecycle says so, so the sets
       // are only searched for those: a save re-keys every insert it has just made persistent.
       switch object.lifecycle {

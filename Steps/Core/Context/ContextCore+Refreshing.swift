@@ -18,6 +18,7 @@ extension ContextCore {
       state.deleted.removeAll()
       state.touched.removeAll()
       state.unpropagatedDeletes.removeAll()
+      state.releaseUnchanged()
     }
   }
 
@@ -125,7 +126,10 @@ extension ContextCore {
     for (name, change) in changes {
       object.cellsByName[name]?.load(change.applied(onto: row.values[name], read: read[name]))
     }
-    if changes.isEmpty, object.lifecycle == .persisted { state.touched.remove(object.id) }
+    if changes.isEmpty, object.lifecycle == .persisted {
+      state.touched.remove(object.id)
+      state.registered.release(object)
+    }
     return changes.isEmpty ? .refreshed : .updated
   }
 

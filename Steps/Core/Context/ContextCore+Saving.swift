@@ -139,6 +139,7 @@ extension ContextCore {
     state.inserted.removeAll()
     state.deleted.removeAll()
     state.touched.removeAll()
+    state.releaseUnchanged()
     return ContextDidSave(
       contextName: name, contextID: id,
       insertedObjectIDs: insertedIDs, updatedObjectIDs: updatedIDs,
@@ -169,6 +170,7 @@ extension ContextCore {
     state.inserted.removeAll()
     state.deleted.removeAll()
     state.touched.removeAll()
+    state.releaseUnchanged()
     return ContextDidSave(
       contextName: name, contextID: id, insertedObjectIDs: Set(inserted.map(\.id)),
       updatedObjectIDs: Set(updated.map(\.id)), deletedObjectIDs: Set(deletions.map(\.id)),

@@ -10,7 +10,8 @@ final class ContextState {
   /// Deleted objects whose delete rules have not run yet: they run at the end of the perform
   /// block, at `processPendingChanges()`, before a fetch, and at save.
   var unpropagatedDeletes: [ManagedObject] = []
-  var registered: [ManagedObjectID: ManagedObject] = [:]
+  /// The registered objects: weakly held unless they have pending changes (`Registry`).
+  var registered = Registry()
   var inserted: Set<ManagedObjectID> = []
   var deleted: Set<ManagedObjectID> = []
   /// Objects written since the last save or rollback: the candidates for `updatedObjects`.
@@ -34,6 +35,17 @@ final class ContextState {
 }
 
 extension ContextState {
+  /// Whether `object` has changes the context must keep it alive for: Apple's "inserted,
+  /// updated, deleted" (`retainsRegisteredObjects`). Updated is any set since the last save.
+  func hasPendingChanges(_ object: ManagedObject) -> Bool {
+    inserted.contains(object.id) || deleted.contains(object.id) || touched.contains(object.id)
+  }
+
+  /// Lets the registry drop the objects it kept for changes that are now saved or discarded.
+  func releaseUnchanged() {
+    registered.releaseUnchanged { hasPendingChanges($0) }
+  }
+
   /// Whether a save would write anything.
   var hasChanges: Bool {
     !inserted.isEmpty || !deleted.isEmpty || objects(touched).contains { $0.hasPendingChanges }

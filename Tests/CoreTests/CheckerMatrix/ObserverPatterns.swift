@@ -54,6 +54,7 @@ extension AccessPattern {
     .legal("an objects-did-change observer of an automatic merge uses the merging context") { f in
       let id = f.book.objectID
       f.b.automaticallyMergesChangesFromParent = true
+      f.b.retainsRegisteredObjects = true  // as an app holding it would
       _ = try await f.b.perform { try f.b.existingObject(with: id, as: Book.self).pages }
       let heard = Mutex<[Int]>([])
       let token = f.b.addObjectsDidChangeObserver { change in
@@ -76,6 +77,7 @@ extension AccessPattern {
       let container = PersistentContainer(name: name, concurrencyChecking: .record)
       let view = container.viewContext
       view.automaticallyMergesChangesFromParent = true
+      view.retainsRegisteredObjects = true  // as an app holding it would
       let id = try await view.perform { () throws -> ManagedObjectID in
         let book = Book(context: view)
         book.title = "Dune"

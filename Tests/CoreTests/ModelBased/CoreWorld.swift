@@ -21,7 +21,7 @@ final class CoreWorld {
     let byName = Mutex<[String: ContextDidSave]>([:])
   }
 
-  init(_ topology: Topology) {
+  init(_ topology: Topology, retainsRegisteredObjects: Bool = false) {
     container = PersistentContainer(name: "model-based", concurrencyChecking: .record)
     switch topology {
     case .siblings(let merges):
@@ -45,7 +45,10 @@ final class CoreWorld {
       sibling.automaticallyMergesChangesFromParent = merges
       (stack, contexts) = (nil, [parent, child, sibling])
     }
-    for (index, context) in contexts.enumerated() { context.name = "ctx\(index)" }
+    for (index, context) in contexts.enumerated() {
+      context.name = "ctx\(index)"
+      context.retainsRegisteredObjects = retainsRegisteredObjects
+    }
     container.addSaveObserver { [lastSaves] note in
       guard let name = note.contextName,
         !(note.insertedObjectIDs.isEmpty && note.updatedObjectIDs.isEmpty

@@ -7,6 +7,8 @@ struct ContextSnapshot: Sendable {
     case author(name: String, books: Set<ManagedObjectID>)
   }
 
+  /// `registeredObjects` before the snapshot reads anything.
+  var registered: Set<ManagedObjectID> = []
   var books: Set<ManagedObjectID> = []
   var authors: Set<ManagedObjectID> = []
   var inserted: Set<ManagedObjectID> = []
@@ -17,6 +19,7 @@ struct ContextSnapshot: Sendable {
   static func read(_ context: ManagedObjectContext) async throws -> ContextSnapshot {
     try await context.perform {
       var snapshot = ContextSnapshot()
+      snapshot.registered = Set(context.registeredObjects.map(\.objectID))
       snapshot.books = Set(try context.fetchObjectIDs(FetchRequest<Book>()))
       snapshot.authors = Set(try context.fetchObjectIDs(FetchRequest<Author>()))
       // Reading a relationship registers its targets loaded, or fires them if they are faults
@@ -95,12 +98,23 @@ extension CoreWorld {
       return "a fetch of Author returns [\(names(snapshot.authors))], "
         + "the model [\(names(expectedAuthors))]"
     }
+    // A context that keeps only its changed objects has exactly the model's: the programs hold
+    // none across steps (`forgetUnheld`). One that retains them all may have registered more
+    // than the model tracks (a relationship read registers its target), so it is not compared.
+    if !model.contexts[index].retainsObjects {
+      let expected = Set(model.contexts[index].objects.keys)
+      if snapshot.registered != ids(expected) {
+        return "registeredObjects [\(names(snapshot.registered))], the model [\(names(expected))]"
+      }
+    }
     // What the reads loaded, the model loads now (a deleted one: a fault fired with its row gone,
     // whose delete rule runs when the reading block ends, after the snapshot).
     model.deferringRules = true
     defer {
       model.deferringRules = false
       model.endEvent(in: index)
+      // The snapshot's block has returned: what it loaded and nothing changed is let go.
+      model.forgetUnheld()
     }
     for id in Set(snapshot.loaded.keys).union(snapshot.deleted) {
       if let number = numbers[id] { model.load(number, in: index) }

@@ -89,8 +89,14 @@ extension ReferenceModel {
     }
   }
 
-  /// Applies `operation`; returns false when a save is expected to fail with a conflict.
+  /// Applies `operation`, then forgets what no context keeps once the step's block has returned
+  /// (`forgetUnheld`); returns false when a save is expected to fail with a conflict.
   mutating func apply(_ operation: Operation) -> Bool {
+    defer { forgetUnheld() }
+    return applyStep(operation)
+  }
+
+  private mutating func applyStep(_ operation: Operation) -> Bool {
     switch operation {
     case .insertBook(let context, let number, let title, let pages):
       insert(.book, Row(text: title, pages: pages), number: number, in: context)

@@ -66,12 +66,27 @@ enum Topology: Hashable, Codable, Sendable, CustomStringConvertible {
 struct Program: Hashable, Codable, Sendable, CustomStringConvertible {
   var seed: UInt64
   var topology: Topology
+  /// Whether every context sets `retainsRegisteredObjects` (false, Core Data's default: a context
+  /// keeps only its changed objects once a step's block has returned).
+  var retainsRegisteredObjects = false
   var operations: [Operation]
+
+  /// The reference model of the program's contexts, before its first step.
+  var model: ReferenceModel {
+    var model = topology.model
+    for index in model.contexts.indices {
+      model.contexts[index].retainsObjects = retainsRegisteredObjects
+    }
+    return model
+  }
 
   /// The program as Swift-like lines a maintainer can read and paste. `bookN` and `authorN` stand
   /// for `try ctx.existingObject(with: <#N's ID>, as: Book.self)` in the block's context.
   var description: String {
-    (["// seed \(seed)", topology.description] + operations.map(\.description))
+    let retaining =
+      retainsRegisteredObjects
+      ? ["for context in allContexts { context.retainsRegisteredObjects = true }"] : []
+    return (["// seed \(seed)", topology.description] + retaining + operations.map(\.description))
       .joined(separator: "\n")
   }
 }

@@ -7,6 +7,7 @@ struct ProgramGenerator {
   private var random: SplitMix64
   private var model: ReferenceModel
   private let topology: Topology
+  private let retainsRegisteredObjects: Bool
   private var nextNumber = 0
   private let seed: UInt64
 
@@ -18,7 +19,14 @@ struct ProgramGenerator {
       .parentAndChild(mergesAutomatically: true), .parentAndChild(mergesAutomatically: false),
       .stack, .family(mergesAutomatically: true), .family(mergesAutomatically: false),
     ].randomElement(using: &random)!
-    model = topology.model
+    // One program in four keeps every object (`retainsRegisteredObjects`), so that objects that
+    // outlive their step, and go stale, are still tried; the rest forget them, as Core Data does.
+    retainsRegisteredObjects = Int.random(in: 0..<4, using: &random) == 0
+    model =
+      Program(
+        seed: seed, topology: topology, retainsRegisteredObjects: retainsRegisteredObjects,
+        operations: []
+      ).model
   }
 
   /// A program of `length` steps.
@@ -29,7 +37,9 @@ struct ProgramGenerator {
       _ = model.apply(operation)
       operations.append(operation)
     }
-    return Program(seed: seed, topology: topology, operations: operations)
+    return Program(
+      seed: seed, topology: topology, retainsRegisteredObjects: retainsRegisteredObjects,
+      operations: operations)
   }
 
   private mutating func number() -> Int {

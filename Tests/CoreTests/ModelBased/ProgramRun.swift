@@ -14,8 +14,8 @@ extension Program {
   /// step. Steps the model does not allow at that point (after the shrinker dropped the steps
   /// they needed) are skipped.
   func run() async -> ModelFailure? {
-    var model = topology.model
-    let world = CoreWorld(topology)
+    var model = self.model
+    let world = CoreWorld(topology, retainsRegisteredObjects: retainsRegisteredObjects)
     for (step, operation) in operations.enumerated() where model.allows(operation, in: topology) {
       let succeeds = model.apply(operation)
       let error = await world.run(operation)
@@ -36,12 +36,14 @@ extension Program {
 
   /// The program without the steps the model skips, numbered as it ran.
   var applicable: Program {
-    var model = topology.model
+    var model = self.model
     var kept: [Operation] = []
     for operation in operations where model.allows(operation, in: topology) {
       _ = model.apply(operation)
       kept.append(operation)
     }
-    return Program(seed: seed, topology: topology, operations: kept)
+    return Program(
+      seed: seed, topology: topology, retainsRegisteredObjects: retainsRegisteredObjects,
+      operations: kept)
   }
 }

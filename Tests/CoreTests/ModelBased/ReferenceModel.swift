@@ -31,6 +31,11 @@
 /// - `propagatesDeletesAtEndOfEvent`: a context "propagates deletes at the end of the event in
 ///   which a change was made" (or during a save): a child's deletion pushed into its parent runs
 ///   the delete rule there too (`ChildDeletionRuleTests`).
+/// - `retainsRegisteredObjects`: "If set to false, then the receiver keeps strong references to
+///   registered objects only when they are inserted, updated, deleted, or locked. The default is
+///   false." The programs hold no object across steps, so after every step a context that does
+///   not retain its objects has forgotten each one without changes (`forgetUnheld`); one that
+///   does keeps them all, stale values included.
 ///
 /// Where Apple leaves a choice open (when a fetched object is loaded rather than a fault), the
 /// checker follows the core's choice (see `ModelCheck`); where Apple says nothing, the generator
@@ -83,6 +88,9 @@ struct ReferenceModel {
     var parent: Parent
     var mergesAutomatically: Bool
     var trumpsOnConflict = false
+    /// `retainsRegisteredObjects`: keep unchanged objects registered after the step that loaded
+    /// them.
+    var retainsObjects = false
     var objects: [Int: Object] = [:]
   }
 
@@ -229,6 +237,15 @@ struct ReferenceModel {
 
   mutating func reset(in index: Int) {
     contexts[index].objects = [:]
+  }
+
+  /// The end of a step: nothing outside the contexts holds an object any more, so each context
+  /// that does not retain its objects lets go of every one without pending changes. Their rows
+  /// stay where they are (the parent or the store); a later look-up makes a new object.
+  mutating func forgetUnheld() {
+    for index in contexts.indices where !contexts[index].retainsObjects {
+      contexts[index].objects = contexts[index].objects.filter { $0.value.hasChanges }
+    }
   }
 
   /// `refresh(_:mergeChanges:)`: false makes a fault; true reloads and re-applies local changes.
