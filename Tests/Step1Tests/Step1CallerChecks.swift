@@ -90,11 +90,9 @@ extension Step1Tests {
       let kept = storedContextBoundState(of: controller).filter {
         !$0.hasSuffix(": ManagedObjectContext")
       }
-      let escapes = try sourceFiles(of: side, folder: "Step1-UnsafeController")
-        .filter { $0.path.hasSuffix("CoreDataControllerActor.swift") }
-        .flatMap {
-          $0.lines(containing: "nonisolated(unsafe)") + $0.lines(containing: "@unchecked")
-        }
+      let escapes = uncheckedEscapes(
+        in: try sourceFiles(of: side, folder: "Step1-UnsafeController")
+          .filter { $0.path.hasSuffix("CoreDataControllerActor.swift") })
       let lesson = Self.step.lesson(
         rule: "A managed object is not Sendable: an actor cannot hand it to a perform block, "
           + "and `nonisolated(unsafe)` only hides that from the compiler. Its ManagedObjectID "
@@ -109,7 +107,13 @@ extension Step1Tests {
       expect(
         escapes.isEmpty,
         observed: "unsafe escapes in the actor's source:\n  " + escapes.joined(separator: "\n  "),
-        lesson: lesson)
+        lesson: Self.step.lesson(
+          rule: "`nonisolated(unsafe)` and `@unchecked Sendable` turn the compiler's checking "
+            + "off for what they mark: the actor no longer protects it, whether it holds the "
+            + "entity or its ID, and the error they silenced was right.",
+          hint: "Drop the escape, and keep in the actor what may cross into a block: the "
+            + "entity's ID, as a plain stored property of the actor.",
+          read: "pitfalls-22"))
     }
   }
 }

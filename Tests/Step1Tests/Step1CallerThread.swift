@@ -13,8 +13,9 @@ extension Step1Tests {
   static let callerThreadLesson = Self.step.lesson(
     rule: "In async code, await the context: the caller's task suspends, its thread is free, "
       + "and the block runs on the context's queue. `performAndWait` (or no perform at all) "
-      + "runs the work on the caller's thread, one of the few threads of the cooperative pool, "
-      + "and blocks it while the context is busy.",
+      + "runs the work on the thread of the task that calls it (the caller's, or a task started "
+      + "for it), one of the few threads of the cooperative pool, and blocks it while the "
+      + "context is busy.",
     hint: "In an async method, await the context's asynchronous `perform`: `performAndWait` is "
       + "for synchronous code.", read: "pitfalls")
 
@@ -35,12 +36,11 @@ extension Step1Tests {
       try await controller.configure()
       log.during("rename(to:)")
       try await controller.rename(to: "free")
-      let blocked = log.savesInATask.map(\.call)
+      let blocked = log.savesInATask.map { "the save of \($0.call) ran \($0.place)" }
       expect(
         blocked.isEmpty,
-        observed: "the save of \(blocked.joined(separator: " and of ")) ran inside the "
-          + "caller's Swift task, on its cooperative-pool thread, which waited blocked "
-          + "until the block was done",
+        observed: blocked.joined(separator: "; ") + ": on a thread of the cooperative pool, "
+          + "which waited blocked until the block was done",
         lesson: Self.callerThreadLesson)
     }
   }

@@ -35,7 +35,8 @@ enum Step1Scenario: String, Codable, Sendable {
 extension Step1Tests {
   static let endedTheProcess = step.lesson(
     rule: "An error thrown inside `perform` belongs to the caller: the block rethrows it, and "
-      + "the async method throws it on. `try!` turns it into a crash that ends the app.",
+      + "the async method throws it on. A call that stops the program instead (a `try!`, a "
+      + "force unwrap, `object(with:)` on a row that is gone) ends the app: its message is above.",
     hint: "Write `try` inside the block and `try await` on the call, and let the method throw: "
       + "no `try!`, no force unwrap of a lookup that can fail.",
     read: "pitfalls-22")

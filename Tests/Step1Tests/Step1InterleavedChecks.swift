@@ -92,7 +92,9 @@ extension Step1Tests {
       try await controller.configure()
       let thread = SerialQueueTaskExecutor("step1-delete-caller")
       let saved = Gate()
-      let inTask = Mutex(false)
+      // The task the save ran in, and the caller's: which one it was is the lesson's word.
+      let savedIn = Mutex<Int?>(nil)
+      let caller = Mutex<Int?>(nil)
       let done = Gate()
       let goOn = Gate()
       defer { goOn.open() }
@@ -100,7 +102,7 @@ extension Step1Tests {
       let token = container.addSaveObserver { change in
         guard !change.deletedObjectIDs.isEmpty, !saved.isOpen else { return }
         let onCallersThread = withUnsafeCurrentTask { $0 != nil }
-        inTask.withLock { $0 = onCallersThread }
+        savedIn.withLock { $0 = currentTask() }
         // Inside delete()'s block: hold its caller's thread before the block returns, and
         // (unless the block runs on that very thread) let the hold begin, so that the caller
         // has suspended: one resumed on its way there would go on ahead of the hold.
@@ -113,6 +115,7 @@ extension Step1Tests {
         saved.open()
       }
       let deleting = Task(executorPreference: thread) {
+        caller.withLock { $0 = currentTask() }
         defer { done.open() }
         try await controller.delete()
       }
@@ -121,10 +124,16 @@ extension Step1Tests {
       try require(
         saved.isOpen,
         observed: "delete() returned without saving a deletion", lesson: Self.deleteLesson)
+      let task = savedIn.withLock { $0 }
       expect(
-        !inTask.withLock { $0 },
-        observed: "the save of delete() ran inside the caller's Swift task, on its thread, which "
-          + "waited blocked until the block was done", lesson: Self.callerThreadLesson)
+        task == nil,
+        observed: "the save of delete() ran inside "
+          + (task == caller.withLock { $0 }
+            ? "the caller's Swift task"
+            : "a Swift task other than the caller's, one delete() started for it (a "
+              + "`Task.detached` or a `Task { … }`)")
+          + ", on a thread that waited blocked until the block was done",
+        lesson: Self.callerThreadLesson)
       try require(
         callerSuspended.withLock { $0 },
         observed: "while the block of delete() ran, its caller kept its thread busy for "

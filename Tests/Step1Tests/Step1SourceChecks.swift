@@ -19,11 +19,13 @@ extension Step1Tests {
         tasks.isEmpty,
         observed: "unstructured tasks in the source:\n  " + tasks.joined(separator: "\n  "),
         lesson: Self.step.lesson(
-          rule: "An async method is done when it returns. Work in a `Task { … }` runs on after "
-            + "the return, off the context's queue and off the actor: its errors go nowhere, "
-            + "and what it changes (the kept entity or ID) races with the next call.",
-          hint: "Await the context's block itself, and change what the controller keeps inside "
-            + "the block (class) or right after the await (actor).",
+          rule: "An async method is done when it returns. Work in an unstructured task (a "
+            + "`Task { … }`, a `Task.detached`) runs on after the return unless awaited, off "
+            + "the context's queue and off the actor: its errors go nowhere, and what it "
+            + "changes (the kept entity or ID) races with the next call. Awaited, it is only a "
+            + "detour: a task of its own, in which the block still has to be awaited.",
+          hint: "Drop the task and await the context's block itself, and change what the "
+            + "controller keeps inside the block (class) or right after the await (actor).",
           read: "pitfalls"))
     }
   }

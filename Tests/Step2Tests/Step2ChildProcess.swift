@@ -31,10 +31,12 @@ enum Step2Scenario: String, Codable, Sendable {
 
 extension Step2Tests {
   static let endedTheProcess = step.lesson(
-    rule: "A lookup that fails, or an ID that is not there yet, is an error for the caller: "
-      + "`try!` and a force unwrap turn it into a crash that ends the app.",
-    hint: "Write `try` and let the error propagate; unwrap the kept ID with `guard let … else "
-      + "{ throw NotConfiguredError() }`.", read: "pitfalls")
+    rule: "A lookup that fails, or an ID that is not there yet, is an error for the caller: a "
+      + "call that stops the program instead (`object(with:)` on a row that is gone, a `try!`, "
+      + "a force unwrap) ends the app. The message above says which call it was.",
+    hint: "Look the entity up with `try moc.existingObject(with:as:)` and let the error "
+      + "propagate; unwrap the kept ID with `guard let … else { throw NotConfiguredError() }`.",
+    read: "pitfalls")
 
   /// Runs `scenario` for `subject` in a child process (Swift 6.3's exit tests), else in this one.
   ///

@@ -72,8 +72,12 @@ extension Step2Tests {
         lesson: Self.batchLesson)
       expect(
         count.inTask == 0 && onTheView == 0,
-        observed: "renameAll(_:to:) saved \(count.inTask) time(s) inside the caller's Swift task, "
-          + "on its thread, which waited blocked; the view context holds \(onTheView) object(s)",
+        observed: (count.inTask == 0
+          ? ""
+          : "renameAll(_:to:) saved \(count.inTask) time(s) "
+            + Set(log.savesInATask.map(\.place)).sorted().joined(separator: " and ")
+            + ", on a thread that waited blocked; ")
+          + "the view context holds \(onTheView) object(s)",
         lesson: Self.step.lesson(
           rule: "A batch runs like every operation here: in a background context of its own, "
             + "awaited, so the caller's thread stays free and the UI's view context is left alone.",

@@ -282,14 +282,18 @@ struct Step2Tests {
       expect(
         bound.isEmpty,
         observed: "the controller stores \(bound.joined(separator: ", "))", lesson: lesson)
-      let escapes = try sourceFiles(of: subject.side, folder: "Step2-ObjectIDRefetch")
-        .flatMap {
-          $0.lines(containing: "@unchecked") + $0.lines(containing: "nonisolated(unsafe)")
-        }
+      let escapes = uncheckedEscapes(
+        in: try sourceFiles(of: subject.side, folder: "Step2-ObjectIDRefetch"))
       expect(
         escapes.isEmpty,
         observed: "unchecked escapes in the source:\n  " + escapes.joined(separator: "\n  "),
-        lesson: lesson)
+        lesson: Self.step.lesson(
+          rule: "`nonisolated(unsafe)` and `@unchecked Sendable` turn the compiler's Sendable "
+            + "checking off: what they mark (a kept ID as much as an object) is then read and "
+            + "written by every task that calls the controller, unprotected, and races.",
+          hint: "Keep the ID in a `Mutex<ManagedObjectID?>` and drop the escape: then the "
+            + "compiler itself checks that the controller can be shared with any Task.",
+          read: "you-will-need"))
     }
   }
 }

@@ -26,13 +26,12 @@ extension Step2Tests {
       try await Self.teaching { try await controller.update("where else") }
       let view = container.viewContext
       let onTheView = await view.perform { view.registeredObjects.count }
-      let blocked = log.savesInATask.map(\.context)
+      let blocked = log.savesInATask.map { "the save of \($0.context) ran \($0.place)" }
       expect(
         blocked.isEmpty && onTheView == 0,
         observed: (blocked.isEmpty
           ? ""
-          : "the save of \(blocked.joined(separator: " and of ")) ran inside the caller's "
-            + "Swift task, on its thread, which waited blocked; ")
+          : blocked.joined(separator: "; ") + ", on a thread that waited blocked; ")
           + "the view context holds \(onTheView) object(s)",
         lesson: Self.step.lesson(
           rule: "Each operation makes a background context of its own and awaits its `perform`: "
@@ -57,10 +56,11 @@ extension Step2Tests {
         tasks.isEmpty,
         observed: "unstructured tasks in the source:\n  " + tasks.joined(separator: "\n  "),
         lesson: Self.step.lesson(
-          rule: "A method is done when it returns: work in a `Task { … }` (setting a merge "
-            + "policy, a save) runs on after the return, races with what follows, and its "
-            + "errors go nowhere.",
-          hint: "Do the work in the method itself, before or inside the awaited `perform`.",
+          rule: "A method is done when it returns: work in an unstructured task (a `Task { … }`, "
+            + "a `Task.detached`: setting a merge policy, a save) runs on after the return "
+            + "unless awaited, races with what follows, and its errors go nowhere.",
+          hint: "Drop the task: do the work in the method itself, before or inside the awaited "
+            + "`perform`.",
           read: "pitfalls-22"))
     }
   }

@@ -21,10 +21,11 @@ extension Step4Tests {
         observed: "unstructured tasks in the source:\n  " + tasks.joined(separator: "\n  "),
         lesson: Self.step.lesson(
           rule: "An executor acts before it returns: `enqueue` has handed the job to the "
-            + "context's perform, `checkIsolated()` has stopped the program or said yes. A "
-            + "`Task { … }` does it later, on the cooperative pool, after the caller went on.",
+            + "context's perform, `checkIsolated()` has stopped the program or said yes. An "
+            + "unstructured task (a `Task { … }`, a `Task.detached`) does it later, on the "
+            + "cooperative pool, after the caller went on.",
           hint: "Call the context's perform in `enqueue` itself, and check the queue in "
-            + "`checkIsolated()` itself: no `Task { … }` in the executor.",
+            + "`checkIsolated()` itself: no unstructured task in the executor.",
           read: "hand-the-job-over-at-once"))
     }
   }

@@ -19,7 +19,8 @@ enum Step6Scenario: String, Codable, Sendable {
 extension Step6Tests {
   static let endedTheProcess = step.lesson(
     rule: "A note that is missing is an ordinary answer between model actors: nil, never a "
-      + "crash. `!` on an optional answer and `try!` stop the whole app.",
+      + "crash. A call that stops the program (a force unwrap, a `try!`, `object(with:)` on a "
+      + "gone row) stops the whole app: its message is above.",
     hint: "Unwrap the source's answer with `guard let … else { return nil }`.",
     read: "stretch-task")
 

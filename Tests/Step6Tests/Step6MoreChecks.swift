@@ -42,8 +42,10 @@ struct LookupAnswers: Codable, Sendable, CustomStringConvertible {
   static let marker = "STEP6-LOOKUP-ANSWERS: "
 
   /// Runs the scenario (in an exit test's child process) and writes the answers, or what the
-  /// scenario threw, to standard error. A lookup that traps never gets here.
+  /// scenario threw, to standard error. A lookup that traps never gets here: the child reports
+  /// its death instead (`ChildCheck.catchDeath()`), with the message of the call that trapped.
   static func report(for subject: Subject) async {
+    ChildCheck.catchDeath()
     var answers: LookupAnswers
     do {
       // Bounded: an executor that never runs a job would leave the child process waiting.

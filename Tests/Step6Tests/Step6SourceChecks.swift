@@ -17,10 +17,11 @@ extension Step6Tests {
         observed: "unstructured tasks in the source:\n  " + tasks.joined(separator: "\n  "),
         lesson: Self.step.lesson(
           rule: "A model actor's work runs on its own queue, in order, and is done when the "
-            + "call returns. A `Task { … }` runs it later, elsewhere: `checkIsolated()` that "
-            + "stops the program only after the caller went on, a setting that lands late.",
-          hint: "Do the work where it is written: no `Task { … }` in the actor, its executor or "
-            + "its protocol.", read: "the-rule"))
+            + "call returns. An unstructured task (a `Task { … }`, a `Task.detached`) runs it "
+            + "later, elsewhere: `checkIsolated()` that stops the program only after the caller "
+            + "went on, a setting that lands late.",
+          hint: "Do the work where it is written: no unstructured task in the actor, its "
+            + "executor or its protocol.", read: "the-rule"))
     }
   }
 }

@@ -75,8 +75,9 @@ struct Step6Tests {
     arguments: Subject.all)
   func typedLookup(_ subject: Subject) async {
     await exam(subject.side, Self.lookupCheck) {
-      // A lookup that traps (a `try!`, an `as!`) would end the whole test run, and every
-      // other check with it: the lookups run in a child process, which reports its answers.
+      // A lookup that traps (`object(with:)` on a gone row, a `try!`, an `as!`) would end the
+      // whole test run: the lookups run in a child process, which reports its answers, or the
+      // last words of the call that stopped it.
       let result = await #expect(
         processExitsWith: .success, observing: [\.standardErrorContent],
         "self[id, as:] must answer every lookup, never stop the program"
@@ -85,14 +86,31 @@ struct Step6Tests {
       }
       guard let result else {
         expect(
+          false, observed: "the lookup scenario's child process ended without a report",
+          lesson: Self.lookupLesson)
+        return
+      }
+      if let death = ChildDeath(result) {
+        expect(
           false,
-          observed: "a lookup of a deleted, foreign or other-entity ID stopped the whole "
-            + "process: a forced `try!` or `as!` traps where nil is the answer",
+          observed: "a lookup of a deleted, foreign or other-entity ID " + death.observed,
           lesson: Self.lookupLesson)
         return
       }
       let answers = try LookupAnswers(reportedIn: result.standardErrorContent)
-      expect(answers.areRight, observed: answers.description, lesson: Self.lookupLesson)
+      guard !answers.areRight else { return }
+      // The answers come from the actor's context: on a wrong one, a right subscript answers
+      // wrong too, and the lesson is the context's.
+      let container = PersistentContainer(name: "step6-lookup-context")
+      let faults = Self.contextFaults(
+        of: [subject.make(container), subject.make(container)], in: container)
+      expect(
+        false,
+        observed: faults.isEmpty
+          ? answers.description
+          : answers.description + "; but these answers come from the actor's context, which "
+            + "is not its own background context: " + faults.joined(separator: "; "),
+        lesson: faults.isEmpty ? Self.lookupLesson : Self.ownContextLesson)
     }
   }
 

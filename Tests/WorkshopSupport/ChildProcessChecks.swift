@@ -12,7 +12,9 @@ import Testing
 ///     ChildCheck.report(result, died: Self.someLesson)
 ///
 /// Issues the child records are forwarded to the parent's test by Swift Testing; the child also
-/// marks a failure on standard error, so that the parent's scoreboard line says ✘.
+/// marks a failure on standard error, so that the parent's scoreboard line says ✘. A child that
+/// traps is reported with the last words it wrote (`catchDeath()`): the message of the call that
+/// stopped it, the attendee's.
 public enum ChildCheck {
   static let failedMarker = "WORKSHOP-CHILD-CHECK-FAILED"
 
@@ -20,6 +22,7 @@ public enum ChildCheck {
   /// ends the child after half the check's own time, so that a deadlocked scenario (threads
   /// blocked for good) ends the child, not the parent, which then reports the lesson.
   public static func run(_ check: ExamCheck, _ body: () async throws -> Void) async {
+    catchDeath()
     let watch = Watchdog.shared.arm(
       "\(check.step) — '\(check.name)' (in a child process)", likelyCause: check.likelyCauseOfHang,
       after: check.watchdogTimeout / 2)
@@ -55,7 +58,10 @@ public enum ChildCheck {
       return
     }
     let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
-    if result.exitStatus != .exitCode(EXIT_SUCCESS) {
+    if let death = ChildDeath(standardError: standardError) {
+      recordExamIssue(
+        "Observed: the scenario \(death.observed)\n" + lesson.text, sourceLocation: sourceLocation)
+    } else if result.exitStatus != .exitCode(EXIT_SUCCESS) {
       let lastLines = standardError.split(separator: "\n").suffix(3).joined(separator: "\n  ")
       recordExamIssue(
         "Observed: the scenario ended its process (\(result.exitStatus)):\n  \(lastLines)\n"

@@ -51,12 +51,56 @@ public func sourceFiles(of side: ExamSide, folder: String) throws -> [SourceFile
   }
 }
 
-/// Every line of a step's code, on `side`, that starts an unstructured task (`Task { … }`,
-/// `Task(…)`, `Task.detached`), as `path:line: text`. Running cannot show such work reliably: it
-/// runs on after the code that started it, usually at once, so most runs look right.
+/// Every line of a step's code, on `side`, that starts an unstructured task, each with the
+/// construct it holds: "`Task.detached` at path:line: text" (`Task { … }`, `Task(…)`,
+/// `Task.detached`). Running cannot show such work reliably: it runs on after the code that
+/// started it, usually at once, so most runs look right. `Task` counts only as a name of its own:
+/// `performBackgroundTask { … }` is the container's, and no unstructured task.
 public func unstructuredTasks(of side: ExamSide, folder: String) throws -> [String] {
   try sourceFiles(of: side, folder: folder).flatMap { file in
-    ["Task {", "Task(", "Task.detached"].flatMap { file.lines(containing: $0) }
+    file.lines(holding: [
+      "Task.detached": "Task.detached", "Task {": "Task { … }", "Task(": "Task(…)",
+    ])
+  }
+}
+
+/// Every line of a step's code, on `side`, that switches the compiler's Sendable checking off,
+/// each with the construct it holds: "`nonisolated(unsafe)` at path:line: text".
+public func uncheckedEscapes(in files: [SourceFile]) -> [String] {
+  files.flatMap { file in
+    file.lines(holding: [
+      "nonisolated(unsafe)": "nonisolated(unsafe)", "@unchecked": "@unchecked Sendable",
+    ])
+  }
+}
+
+extension SourceFile {
+  /// The lines that hold one of `constructs` (the phrase searched, and the construct's name to
+  /// print) as a name of its own (not the tail of a longer identifier), ignoring `//` comments:
+  /// "`name` at path:line: text", one per line, the first construct found naming it.
+  public func lines(holding constructs: KeyValuePairs<String, String>) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap {
+      index, line in
+      let code = line.components(separatedBy: "//")[0]
+      guard let (_, name) = constructs.first(where: { Self.holds(code, $0.key) }) else {
+        return nil
+      }
+      return "`\(name)` at \(path):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))"
+    }
+  }
+
+  /// Whether `code` holds `phrase` where no identifier character comes right before it.
+  static func holds(_ code: String, _ phrase: String) -> Bool {
+    var rest = code[...]
+    while let found = rest.range(of: phrase) {
+      let before =
+        found.lowerBound == code.startIndex ? nil : code[code.index(before: found.lowerBound)]
+      if !(before.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false) {
+        return true
+      }
+      rest = code[found.upperBound...]
+    }
+    return false
   }
 }
 

@@ -15,6 +15,20 @@ package final class SaveLog: Sendable {
     package let call: String
     /// Whether the save ran inside a Swift task.
     package let inTask: Bool
+    /// Whether that task was the caller's: the one that made the log, or last named a call
+    /// (`during(_:)`). Another is a task the code under test started (`Task.detached`,
+    /// `Task { … }`), awaited or not.
+    package let inCallersTask: Bool
+
+    /// Where the save ran, for an Observed line: "inside the caller's Swift task", or inside
+    /// another one.
+    package var place: String {
+      guard inTask else { return "on the context's queue, outside any Swift task" }
+      return inCallersTask
+        ? "inside the caller's Swift task"
+        : "inside a Swift task other than the caller's, one the code started for it "
+          + "(a `Task.detached` or a `Task { … }`)"
+    }
     /// How many objects the save inserted, updated and deleted.
     package let inserted: Int
     package let updated: Int
@@ -22,18 +36,19 @@ package final class SaveLog: Sendable {
   }
 
   private let container: PersistentContainer
-  private let state = Mutex((call: "", saves: [Save]()))
+  private let state = Mutex((call: "", caller: currentTask(), saves: [Save]()))
   private let token = Mutex<SaveObserverToken?>(nil)
 
   /// Starts watching `container`'s saves.
   package init(_ container: PersistentContainer) {
     self.container = container
     let observer = container.addSaveObserver { [weak self] change in
-      let inTask = withUnsafeCurrentTask { $0 != nil }
+      let task = currentTask()
       self?.state.withLock {
         $0.saves.append(
           Save(
-            context: change.contextName ?? "a context", call: $0.call, inTask: inTask,
+            context: change.contextName ?? "a context", call: $0.call, inTask: task != nil,
+            inCallersTask: task != nil && task == $0.caller,
             inserted: change.insertedObjectIDs.count, updated: change.updatedObjectIDs.count,
             deleted: change.deletedObjectIDs.count))
       }
@@ -41,8 +56,14 @@ package final class SaveLog: Sendable {
     token.withLock { $0 = observer }
   }
 
-  /// Names the call the saves from now on belong to.
-  package func during(_ call: String) { state.withLock { $0.call = call } }
+  /// Names the call the saves from now on belong to, made from the current task.
+  package func during(_ call: String) {
+    let caller = currentTask()
+    state.withLock {
+      $0.call = call
+      $0.caller = caller
+    }
+  }
 
   /// Stops watching; what was seen stays. Calling it again does nothing.
   package func stop() {
@@ -61,4 +82,9 @@ package final class SaveLog: Sendable {
   package var savesInATask: [Save] { saves.filter(\.inTask) }
 
   deinit { stop() }
+}
+
+/// The identity of the current Swift task while it lives, or nil outside any task.
+package func currentTask() -> Int? {
+  withUnsafeCurrentTask { $0?.hashValue }
 }
