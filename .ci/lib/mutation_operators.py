@@ -12,9 +12,10 @@ from negations import negations
 
 # The operators, in the order they are applied; a mutant that makes the same file as an earlier
 # one is dropped (moving a defer up is also a swap: it keeps the more specific name).
-OPERATORS = ["defer up", "delete", "swap", "return early", "wrap in Task", "try to try?",
-             "try to try!", "try? to try!", "negate", "compare", "remove await",
-             "perform to performAndWait", "performAndWait to perform", "shared value"]
+OPERATORS = ["defer up", "delete", "swap", "return early", "wrap in Task", "duplicate",
+             "try to try?", "try to try!", "try? to try!", "negate", "compare", "remove await",
+             "perform to performAndWait", "performAndWait to perform", "shared value",
+             "first to last", "key repeats"]
 
 COMPARISONS = {"==": "!=", "!=": "==", "<": "<=", "<=": "<", ">": ">=", ">=": ">", "&&": "||",
                "||": "&&"}
@@ -117,8 +118,8 @@ def file_mutants(step, file, text, mine, shared):
     def lines_of(statement):
         return source.lines[statement.start: statement.end + 1]
 
-    # Statements: move a defer up, delete, swap, return early, wrap in Task.
-    for operator in OPERATORS[:5]:
+    # Statements: move a defer up, delete, swap, return early, wrap in Task, duplicate.
+    for operator in OPERATORS[:6]:
         for statement in every:
             siblings, index = statement.siblings, statement.index
             following = siblings[index + 1] if index + 1 < len(siblings) else None
@@ -159,6 +160,12 @@ def file_mutants(step, file, text, mine, shared):
                 body = ["  " + line if line.strip() else line for line in lines_of(statement)]
                 add(operator, statement, statement.start, replaced(
                     statement.start, statement.end, [indent + "Task {"] + body + [indent + "}"]))
+            elif operator == "duplicate" and in_body(statement) and statement.kind == "expression" \
+                    and re.search(r"\b(release|resume|admit|leave|start|cancel)\w*\(", statement.text):
+                # A release, a resume or an admission done twice: a slot freed on two paths, a
+                # waiter resumed twice.
+                add(operator, statement, statement.start, replaced(
+                    statement.start, statement.end, lines_of(statement) + lines_of(statement)))
 
     # Tokens, on the attendee's lines only.
     owner = {}
@@ -235,6 +242,12 @@ def token_operators(shared):
         ("performAndWait to perform", r"\.performAndWait\b", constant(".perform")),
         ("shared value", type_members + r"|(?P<background>\.newBackgroundContext\(\))",
          shared_value),
+        # An admission order changed: the back of a queue served first.
+        ("first to last", r"\.(first|removeFirst|firstIndex)\b",
+         lambda match, source, statement, line: "." + {
+             "first": "last", "removeFirst": "removeLast", "firstIndex": "lastIndex"}[match.group(1)]),
+        # A bookkeeping key that can repeat: a counter that no longer counts.
+        ("key repeats", r"\+= 1\b", constant("+= 0")),
     ] + other_instance_operators()
 
 
