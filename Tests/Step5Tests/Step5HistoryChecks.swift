@@ -56,7 +56,7 @@ extension Step5Tests {
       let failing = await ProgramShrinker.shrink(
         FailingProgram(
           steps: steps, breach: breach, history: run.history.all, originalLength: steps.count),
-        subject, on: container, seed: seed &+ UInt64(index), budget: .milliseconds(1_500))
+        subject, on: container, seed: seed &+ UInt64(index), budget: .seconds(1))
       expect(
         false, observed: describe(failing, seed: seed, program: index),
         lesson: failing.breach.rule.lesson)
@@ -95,7 +95,7 @@ extension Step5Tests {
         let failing = await ProgramShrinker.shrink(
           FailingProgram(
             steps: steps, breach: breach, history: run.history.all, originalLength: steps.count),
-          subject, on: container, seed: seed, budget: .milliseconds(1_500))
+          subject, on: container, seed: seed, budget: .seconds(1))
         expect(
           false, observed: describe(failing, seed: seed, program: count + 1 + round),
           lesson: failing.breach.rule.lesson)

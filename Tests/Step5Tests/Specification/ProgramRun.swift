@@ -16,7 +16,7 @@ struct ProgramRun {
   private var random: SplitMix64
   /// How long one step may take to show its effect. A right answer needs microseconds; this
   /// only keeps a stuck one from holding the run.
-  static let settleBound: Duration = .milliseconds(1_500)
+  static let settleBound: Duration = .seconds(1)
 
   init(_ subject: Subject, on container: PersistentContainer, seed: UInt64) {
     self.subject = subject
