@@ -135,6 +135,21 @@ extension Step5Tests {
     if failing.breach.at == nil {
       lines.append("  and then, within \(ProgramRun.settleBound): " + failing.breach.observed)
     }
-    return lines.joined(separator: "\n")
+    return renumbered(lines.joined(separator: "\n"))
+  }
+
+  /// The callers of a shrunk history, numbered C1, C2, … in the order they first appear, so
+  /// that what was taken out leaves no gaps.
+  static func renumbered(_ text: String) -> String {
+    var numbers: [Substring: Int] = [:]
+    return text.replacing(/\bC(\d+)\b/) { match in
+      let number =
+        numbers[match.output.1]
+        ?? {
+          numbers[match.output.1] = numbers.count + 1
+          return numbers.count
+        }()
+      return "C\(number)"
+    }
   }
 }
