@@ -4,12 +4,13 @@ import WorkshopEnvironment
 /// Running the checks: one build, then `swift test` for a step, with progress as it goes.
 /// `swift test --filter StepN` does the same, with every detail; the runner only reads it.
 package enum Checks {
-  /// Builds everything `swift test` needs (`swift build --build-tests`); the failure, if the
-  /// build fails.
-  static func build(in workspace: Workspace) throws -> BuildFailure? {
-    Console.say("Building (swift build --build-tests)… ", terminator: "")
+  /// Builds everything `swift test` needs (`swift build --build-tests`, with `options` such as
+  /// the sanitizer's); the failure, if the build fails.
+  static func build(in workspace: Workspace, options: [String] = []) throws -> BuildFailure? {
+    let arguments = ["build", "--build-tests"] + options
+    Console.say("Building (swift \(arguments.joined(separator: " ")))… ", terminator: "")
     let started = Date()
-    let result = try Shell.run("swift", ["build", "--build-tests"], in: workspace.root)
+    let result = try Shell.run("swift", arguments, in: workspace.root)
     guard result.status == 0 else {
       Console.say("failed.\n")
       return BuildFailure(output: result.output, root: workspace.root.path)
@@ -20,11 +21,13 @@ package enum Checks {
 
   /// Runs `step`'s checks on your side, or on both sides, without building again. Prints
   /// `label` first and, on a terminal, how many results have come in after it, so that the
-  /// caller can end the line.
+  /// caller can end the line. `options` go to `swift test` (the sanitizer's), `variables` into
+  /// its environment; `output`, when given, receives everything it printed.
   static func test(
-    _ step: Step, both: Bool, in workspace: Workspace, label: String
+    _ step: Step, both: Bool, in workspace: Workspace, label: String, options: [String] = [],
+    variables: [String: String] = [:], output: ((String) -> Void)? = nil
   ) throws -> TestRunOutput {
-    var environment = ProcessInfo.processInfo.environment
+    var environment = ProcessInfo.processInfo.environment.merging(variables) { $1 }
     // What attendees see: verify mode is for CI.
     environment[WorkshopEnvironment.verify.name] = nil
     environment[WorkshopEnvironment.side.name] = both ? nil : "yours"
@@ -34,7 +37,7 @@ package enum Checks {
     Console.say(label, terminator: "")
     var results = 0
     let result = try Shell.run(
-      "swift", ["test", "--skip-build", "--filter", step.filter], in: workspace.root,
+      "swift", ["test"] + options + ["--skip-build", "--filter", step.filter], in: workspace.root,
       environment: environment
     ) { line in
       guard Console.isTerminal, CheckResult(line: line) != nil else { return }
@@ -42,6 +45,7 @@ package enum Checks {
       Console.say("\r\u{1B}[2K\(label)\(results) results…", terminator: "")
     }
     if Console.isTerminal { Console.say("\r\u{1B}[2K\(label)", terminator: "") }
+    output?(result.output)
     return TestRunOutput(output: result.output)
   }
 

@@ -34,6 +34,8 @@ package enum Workshop {
         return try Overview.run(in: workspace)
       case .check(let number, let both):
         return try CheckCommand.run(try workspace.step(number), both: both, in: workspace)
+      case .race(let number, let runs):
+        return try RaceCheck.run(try workspace.step(number), runs: runs, in: workspace)
       case .watch(let number, let both, let runs):
         return try Watch.run(try workspace.step(number), both: both, runs: runs, in: workspace)
       case .hint(let number, let mode):
