@@ -87,11 +87,16 @@ extension Step5Tests {
       return
     }
     if level == .cancellation {
-      // Short runs of ten, whose cancels sweep the first 4 µs of a call, three times over.
+      // Short runs of ten cancels each, that hand their aim on to the next.
+      var aim = (nanoseconds: 1_000, step: 800)
       for round in 0..<30 {
         var run = ProgramRun(subject, on: container, seed: seed &+ UInt64(round))
-        let steps = ProgramGenerator.cancelRound(10, from: round % 10 * 400)
-        guard let breach = await run.run(steps) else { continue }
+        (run.cancelAim, run.cancelStep) = aim
+        let steps = ProgramGenerator.cancelRound(10)
+        guard let breach = await run.run(steps) else {
+          aim = (run.cancelAim, run.cancelStep)
+          continue
+        }
         let failing = await ProgramShrinker.shrink(
           FailingProgram(
             steps: steps, breach: breach, history: run.history.all, originalLength: steps.count),

@@ -14,6 +14,11 @@ struct ProgramRun {
   private let subject: Subject
   private var calls: [Int: ProgramCall] = [:]
   private var random: SplitMix64
+  /// Where a cancel "as it asks" with a negative delay aims, in nanoseconds after the task
+  /// asks, and by how much the aim moves next: handed from one run to the next.
+  var cancelAim = 1_000
+  var cancelStep = 800
+
   /// How long one step may take to show its effect. A right answer needs microseconds; this
   /// only keeps a stuck one from holding the run.
   static let settleBound: Duration = .seconds(1)
@@ -63,19 +68,32 @@ struct ProgramRun {
       let call = ProgramCall(number)
       calls[number] = call
       let (scheduler, subject, history) = (self.scheduler, self.subject, self.history)
-      // Aimed at the moment the task asks, then a little later each time: the cancel lands
-      // before, inside and after the scheduler's look at it. Off the pool, since it spins, and
-      // the task is made there, so that the spin is already running when the task asks.
-      _ = try? await offThePool {
-        call.send(access, early: early, to: scheduler, subject: subject, history: history)
-        if !early {
-          // A spin, not a wait: waking from a wait takes longer than the window it aims at.
-          let deadline = ContinuousClock.now + .seconds(5)
-          while call.askedAt == nil, ContinuousClock.now < deadline {}
-          let aim = (call.askedAt ?? .now) + .nanoseconds(delay)
-          while ContinuousClock.now < aim {}
-        }
-        call.cancel()
+      // Aimed at a moment after the task asks: a fixed one, or (a negative delay) the run's
+      // staircase, which moves the aim earlier after a cancel that found the caller already
+      // queued and later after one that did not, so that the cancels gather at the moment the
+      // caller joins the queue, just after the scheduler's look at `Task.isCancelled`, wherever
+      // load puts it. Off the pool, since it spins, and the task is made there, so that the
+      // spin is already running when the task asks.
+      let nanoseconds = delay < 0 ? cancelAim : delay
+      let queuedBefore = scheduler.waitingCount
+      let late =
+        (try? await offThePool {
+          call.send(access, early: early, to: scheduler, subject: subject, history: history)
+          var late = false
+          if !early {
+            // A spin, not a wait: waking from a wait takes longer than the window it aims at.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while call.askedAt == nil, ContinuousClock.now < deadline {}
+            let aim = (call.askedAt ?? .now) + .nanoseconds(nanoseconds)
+            while ContinuousClock.now < aim {}
+            late = scheduler.waitingCount > queuedBefore
+          }
+          call.cancel()
+          return late
+        }) ?? false
+      if delay < 0 {
+        cancelAim = max(cancelAim + (late ? -cancelStep : cancelStep), 0)
+        cancelStep = max(cancelStep * 3 / 4, 50)
       }
     case .cancel(let number):
       guard let call = calls[number], model.isWaiting(number) || model.isRunning(number) else {

@@ -125,14 +125,12 @@ struct ProgramGenerator {
     ]
   }
 
-  /// Callers cancelled as they ask while a write holds the slot, the cancel landing a little
-  /// later each time (`from`, then 40 ns more each): before, inside and after the scheduler's
-  /// look at the cancellation.
-  static func cancelRound(_ count: Int, from nanoseconds: Int) -> [ProgramStep] {
+  /// Callers cancelled as they ask while a write holds the slot, each cancel aimed by the run's
+  /// staircase (a negative delay): at the moment the caller joins the queue.
+  static func cancelRound(_ count: Int) -> [ProgramStep] {
     [.ask(1, .write)]
       + (0..<count).map {
-        .askCancelled(
-          $0 + 2, $0 % 3 == 0 ? .read : .write, early: false, nanoseconds: nanoseconds + $0 * 40)
+        .askCancelled($0 + 2, $0 % 3 == 0 ? .read : .write, early: false, nanoseconds: -1)
       }
       + [.finish(1, throwing: false)]
   }
