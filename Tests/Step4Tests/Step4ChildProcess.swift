@@ -16,6 +16,7 @@ enum ChildScenario: String, Codable, Sendable {
   case deadlock
   case controller
   case isolationAnswers
+  case histories
 
   var check: ExamCheck {
     switch self {
@@ -27,6 +28,7 @@ enum ChildScenario: String, Codable, Sendable {
     case .deadlock: Step4Tests.deadlockCheck
     case .controller: Step4Tests.controllerCheck
     case .isolationAnswers: Step4Tests.isolationCheck
+    case .histories: Step4Tests.historiesCheck
     }
   }
 
@@ -39,6 +41,7 @@ enum ChildScenario: String, Codable, Sendable {
     case .jobsOnTheirExecutor: Step4Tests.oneExecutorLesson
     case .deadlock: Step4Tests.deadlockLesson
     case .isolationAnswers: Step4Tests.isolationLesson
+    case .histories: Step4Tests.lesson
     }
   }
 
@@ -52,6 +55,7 @@ enum ChildScenario: String, Codable, Sendable {
     case .deadlock: try await Step4Tests.callEachOther(subject)
     case .controller: try await Step4Tests.controller(subject)
     case .isolationAnswers: try await Step4Tests.isolationAnswers(subject)
+    case .histories: try await Step4Tests.histories(subject)
     }
   }
 }
