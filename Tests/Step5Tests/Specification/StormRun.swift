@@ -12,7 +12,7 @@ import WorkshopSupport
 /// asked first is unknown, so only what holds in either order is judged: a write runs alone,
 /// and each call returns its own block's result.
 enum StormRun {
-  static let rounds = 1_500
+  static let rounds = 3_000
 
   /// The first breach, with the events just before it; nil when every round kept the rule.
   static func run(_ subject: Subject, on container: PersistentContainer, seed: UInt64) async
@@ -31,7 +31,7 @@ enum StormRun {
                 guard barrier.arrive(), !ledger.broken else { return }
                 // One caller a little behind the other, by a different amount each round: the
                 // two pass the scheduler's look at its state at every distance from each other.
-                if caller == 0 { spin(Int(random.next() % 2_000)) }
+                if caller == 0 { spin(Int(random.next() % 300)) }
                 let number = round * 2 + caller + 1
                 let access: Access = random.next() % 3 == 0 ? .read : .write
                 await call(number, access, on: scheduler, ledger)
