@@ -72,12 +72,12 @@ struct ProgramRun {
       // staircase, which moves the aim earlier after a cancel that found the caller already
       // queued and later after one that did not, so that the cancels gather at the moment the
       // caller joins the queue, just after the scheduler's look at `Task.isCancelled`, wherever
-      // load puts it. Off the pool, since it spins, and the task is made there, so that the
+      // load puts it. On a thread of its own, since it spins, and the task is made there, so that the
       // spin is already running when the task asks.
       let nanoseconds = delay < 0 ? cancelAim : delay
       let queuedBefore = scheduler.waitingCount
       let late =
-        (try? await offThePool {
+        (await onThreadOfItsOwn {
           call.send(access, early: early, to: scheduler, subject: subject, history: history)
           var late = false
           if !early {
@@ -90,7 +90,7 @@ struct ProgramRun {
           }
           call.cancel()
           return late
-        }) ?? false
+        })
       if delay < 0 {
         cancelAim = max(cancelAim + (late ? -cancelStep : cancelStep), 0)
         cancelStep = max(cancelStep * 3 / 4, 50)
@@ -111,7 +111,7 @@ struct ProgramRun {
       else { return false }
       history.record(.race(cancel: waiter, finish: holder))
       let (delay, finishFirst) = (Int(random.next() % 6_000), random.next() % 2 == 0)
-      _ = try? await offThePool {
+      await onThreadOfItsOwn {
         if finishFirst {
           running.command(.finish(throwing: false))
           spin(delay)
@@ -130,7 +130,7 @@ struct ProgramRun {
       // wins, sometimes the timer, sometimes both at once. A spin, not a sleep: the moment is
       // the point.
       let history = self.history
-      _ = try? await offThePool {
+      await onThreadOfItsOwn {
         while ContinuousClock.now < deadline + offset {}
         history.record(.raceTimer(capped: capped, finish: holder))
         running.command(.finish(throwing: false))
@@ -168,10 +168,37 @@ struct ProgramRun {
   /// the rule; a breach either way.
   private func settle(awaiting: Set<Int> = []) async -> Breach? {
     let (history, scheduler) = (self.history, self.scheduler)
-    _ = await eventually(within: Self.settleBound) {
+    // The bound counts the time the run could look, not the time the process was kept from
+    // running (a loaded machine, the thread pool busy elsewhere): a look that comes much later
+    // than asked spends only a few milliseconds of it. A stuck scheduler is looked at every
+    // millisecond and runs the bound out; a starved one gets the time it was starved of.
+    var left = Self.settleBound * timeScale
+    var (looks, last, extended) = (0, ContinuousClock.now, false)
+    while left > .zero {
       let replay = HistoryReplay(history.all)
-      return replay.breach != nil
+      if replay.breach != nil
         || replay.unmet(waitingCount: scheduler.waitingCount, awaiting: awaiting) == nil
+      {
+        break
+      }
+      looks += 1
+      if looks < 200 {
+        await Task.yield()
+      } else {
+        // A bounded wait's poll interval, not a race provoked: the loop waits for the state.
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+      let now = ContinuousClock.now
+      left -= min(now - last, .milliseconds(5))
+      last = now
+      if left <= .zero, !extended, scheduler.waitingCount < replay.model.waiting.count {
+        // Someone has left the queue and not yet returned: on a loaded machine a caller's
+        // task has been seen to wait a second and more for a thread after it was resumed
+        // (and then return, as it must). A waiter taken out and never resumed fails after
+        // this longer wait.
+        left = Self.settleBound * 4 * timeScale
+        extended = true
+      }
     }
     let replay = HistoryReplay(history.all)
     if let breach = replay.breach { return breach }

@@ -25,7 +25,9 @@ enum StormRun {
       await withTaskGroup(of: Void.self) { group in
         for caller in 0..<2 {
           group.addTask {
-            await withTaskExecutorPreference(OwnThreadExecutor()) {
+            let thread = DedicatedThread(name: "workshop.step5.caller")
+            defer { thread.stop() }
+            await withTaskExecutorPreference(thread) {
               var random = SplitMix64(seed: seed &+ UInt64(caller))
               for round in 0..<rounds {
                 guard barrier.arrive(), !ledger.broken else { return }
@@ -107,18 +109,6 @@ private final class SpinBarrier: Sendable {
       if !condition.wait(until: deadline) { return false }
     }
     return true
-  }
-}
-
-/// Runs a task's jobs on a serial queue of its own, so that each caller has a thread of its own
-/// and the two really ask at once, whatever the cooperative pool is busy with.
-private final class OwnThreadExecutor: TaskExecutor {
-  private let queue = DispatchQueue(label: "workshop.step5.caller")
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    let executor = asUnownedTaskExecutor()
-    queue.async { job.runSynchronously(on: executor) }
   }
 }
 
