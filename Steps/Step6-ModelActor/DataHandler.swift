@@ -21,7 +21,7 @@ public actor DataHandler: ModelActor {
   public func addNote(_ text: String) throws -> ManagedObjectID {
     let note = Note(context: modelContext)
     note.text = text
-    try modelContext.save()
+    try saveOrRollBack()
     return note.objectID
   }
 
@@ -34,7 +34,7 @@ public actor DataHandler: ModelActor {
   public func rename(_ id: ManagedObjectID, to text: String) throws -> Bool {
     guard let note = self[id, as: Note.self] else { return false }
     note.text = text
-    try modelContext.save()
+    try saveOrRollBack()
     return true
   }
 
@@ -42,7 +42,18 @@ public actor DataHandler: ModelActor {
   public func delete(_ id: ManagedObjectID) throws {
     guard let note = self[id, as: Note.self] else { return }
     modelContext.delete(note)
-    try modelContext.save()
+    try saveOrRollBack()
+  }
+
+  /// Saves, or, when the save throws, drops the changes before the error goes to the caller: a
+  /// failed save leaves them in the context, and the next call's save would write them.
+  private func saveOrRollBack() throws {
+    do {
+      try modelContext.save()
+    } catch {
+      modelContext.rollback()
+      throw error
+    }
   }
 
   /// Copies the note with `id` from `source`, a model actor that may work on another store, into

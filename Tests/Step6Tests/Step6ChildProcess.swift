@@ -2,17 +2,29 @@ import Foundation
 import Testing
 import WorkshopSupport
 
-/// The Step 6 stretch scenario in which a plausible answer can stop the program (a force unwrap
-/// of what the source answers for a deleted note): it runs in a child process, an exit test
-/// that captures the scenario and the side by name. The stub's "not started" said there is
-/// relayed to the parent's check (`ChildCheck.runStretch`).
+/// The Step 6 scenarios in which a plausible answer can stop the program (a force unwrap of
+/// what the source answers for a deleted note, a `try!` on a save that fails): each runs in a
+/// child process, an exit test that captures the scenario and the side by name. The stub's
+/// "not started" said there is relayed to the parent's check (`ChildCheck.runStretch`).
 enum Step6Scenario: String, Codable, Sendable {
   case copy
+  case histories
+  case copyHistories
 
-  var check: ExamCheck { Step6Tests.copyCheck }
+  var check: ExamCheck {
+    switch self {
+    case .copy: Step6Tests.copyCheck
+    case .histories: Step6Tests.historiesCheck
+    case .copyHistories: Step6Tests.copyHistoriesCheck
+    }
+  }
 
   func run(_ subject: Subject) async throws {
-    try await Step6Tests.copyScenario(subject)
+    switch self {
+    case .copy: try await Step6Tests.copyScenario(subject)
+    case .histories: try await Step6Tests.randomNoteHistories(subject, copies: false)
+    case .copyHistories: try await Step6Tests.randomNoteHistories(subject, copies: true)
+    }
   }
 }
 
