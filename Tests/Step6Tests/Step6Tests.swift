@@ -199,6 +199,10 @@ struct Step6Tests {
   func savesReachTheViewContext(_ subject: Subject) async {
     await exam(subject.side, Self.viewContextCheck) {
       let container = PersistentContainer(name: "step6-view")
+      // The view context keeps what it shows, as a screen's list keeps its rows: else the
+      // second read would fetch the row afresh from the store and not need the merge (Core
+      // Data, like the core, holds an unchanged object only while someone does).
+      container.viewContext.retainsRegisteredObjects = true
       let handler = subject.make(container)
       try Self.requireRunnableExecutors(handler)
       let id = try await handler.addNote("v1")
