@@ -35,23 +35,33 @@ extension Step4Tests {
       ?? UInt64.random(in: 1..<1_000_000)
     let places = ActorAndContext.all(subject.side)
     let (count, length) = programs
-    let failure = try await offThePool { () -> (Int, ProgramShrinker.Failing, Int)? in
+    let failure = try await offThePool { () -> (Int, ProgramShrinker.Failing)? in
       var generator = ProgramGenerator(seed: seed)
       for index in 1...max(count, 1) {
         let steps = generator.program(length: length)
         let run = ProgramRun(places)
         guard let breach = run.run(steps) else { continue }
-        let failing = ProgramShrinker.shrink(
-          .init(steps: steps, breach: breach, history: run.history.all), on: places,
-          budget: .milliseconds(1_000))
-        return (index, failing, steps.count)
+        return (index, .init(steps: steps, breach: breach, history: run.history.all))
       }
       return nil
     }
-    guard let (index, failing, length) = failure else { return }
+    guard let (index, first) = failure else { return }
+    let rule = first.breach.rule
+    let shrunk = await Shrinking.shrink(
+      first.steps, failing: first, budget: .milliseconds(1_000)
+    ) { candidate -> ProgramShrinker.Failing? in
+      let again = try? await offThePool { () -> ProgramShrinker.Failing? in
+        let run = ProgramRun(places)
+        guard let breach = run.run(candidate), breach.rule == rule else { return nil }
+        return .init(steps: candidate, breach: breach, history: run.history.all)
+      }
+      return again ?? nil
+    }
     expect(
-      false, observed: describe(failing, seed: seed, program: index, length: length),
-      lesson: failing.breach.rule.lesson)
+      false,
+      observed: describe(
+        shrunk.failure, seed: seed, program: index, length: first.steps.count),
+      lesson: shrunk.failure.breach.rule.lesson)
   }
 
   /// The Observed part of a failure: the seed, the shrunk program, and its history, marked where

@@ -53,10 +53,10 @@ extension Step5Tests {
       let steps = generator.program(length: length)
       var run = ProgramRun(subject, on: container, seed: seed &+ UInt64(index))
       guard let breach = await run.run(steps) else { continue }
-      let failing = await ProgramShrinker.shrink(
-        FailingProgram(
-          steps: steps, breach: breach, history: run.history.all, originalLength: steps.count),
-        subject, on: container, seed: seed &+ UInt64(index), budget: .seconds(1))
+      let failing = await FailingProgram(
+        steps: steps, breach: breach, history: run.history.all, originalLength: steps.count
+      )
+      .shrunk(subject, on: container, seed: seed &+ UInt64(index), budget: .seconds(1))
       expect(
         false, observed: describe(failing, seed: seed, program: index),
         lesson: failing.breach.rule.lesson)
@@ -97,10 +97,10 @@ extension Step5Tests {
           aim = (run.cancelAim, run.cancelStep)
           continue
         }
-        let failing = await ProgramShrinker.shrink(
-          FailingProgram(
-            steps: steps, breach: breach, history: run.history.all, originalLength: steps.count),
-          subject, on: container, seed: seed, budget: .seconds(1))
+        let failing = await FailingProgram(
+          steps: steps, breach: breach, history: run.history.all, originalLength: steps.count
+        )
+        .shrunk(subject, on: container, seed: seed, budget: .seconds(1))
         expect(
           false, observed: describe(failing, seed: seed, program: count + 1 + round),
           lesson: failing.breach.rule.lesson)

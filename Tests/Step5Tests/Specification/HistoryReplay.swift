@@ -67,7 +67,9 @@ struct HistoryReplay {
       case .asksCancelled(let call, let access, let early):
         cancelled.insert(call)
         mustBeCancelled.insert(call)
-        if !early {
+        if early {
+          model.refuse(call)
+        } else {
           model.arrive(call, access)
           model.leave(call, because: .cancelled)
         }
@@ -148,7 +150,12 @@ struct HistoryReplay {
       return (.progress, "the rule lets C\(call) start, and it has not started")
     }
     for (call, reason) in model.gone.sorted(by: { $0.key < $1.key }) where returned[call] == nil {
-      let rule: SchedulerRule = reason == .timedOut ? .timeOut : .progress
+      let rule: SchedulerRule =
+        switch reason {
+        case .finished: .progress
+        case .timedOut: .timeOut
+        case .cancelled, .cancelledBeforeAsking: .leaving
+        }
       return (rule, "C\(call) \(reason.rawValue), and its call has not returned")
     }
     if let call = mustBeCancelled.filter({ returned[$0] == nil }).min() {

@@ -13,6 +13,7 @@ struct SchedulerSpecification: Sendable {
   enum Gone: String, Sendable {
     case finished = "had already finished"
     case cancelled = "had been cancelled while it waited, and so had left the queue"
+    case cancelledBeforeAsking = "had been cancelled before it asked, and so never joined the queue"
     case timedOut = "had waited out its limit, and so had left the queue"
   }
 
@@ -45,6 +46,11 @@ struct SchedulerSpecification: Sendable {
     guard running.removeValue(forKey: call) != nil else { return [] }
     gone[call] = .finished
     return admit()
+  }
+
+  /// A caller already cancelled when it asks: it never joins the queue.
+  mutating func refuse(_ call: Int) {
+    gone[call] = .cancelledBeforeAsking
   }
 
   /// A waiting caller leaves the queue without running. Returns who starts.
