@@ -52,6 +52,9 @@ extension Step2Tests {
   func renameAllInOneSave(_ subject: Subject) async {
     await exam(subject.side, Self.batchCheck, subject: subject.testDescription) {
       let container = PersistentContainer(name: "step2-rename-all")
+      // The view context keeps every object it touches, so that work done there shows (an
+      // unchanged object is otherwise let go once saved, as Core Data does).
+      container.viewContext.retainsRegisteredObjects = true
       let (controllers, ids) = try await Self.threeKeptIDs(subject, in: container)
       let log = SaveLog(container)
       try await Self.teaching(Self.batchLesson) {

@@ -19,6 +19,9 @@ extension Step2Tests {
   func savesFromBackgroundContexts(_ subject: Subject) async {
     await exam(subject.side, Self.whereItRunsCheck, subject: subject.testDescription) {
       let container = PersistentContainer(name: "step2-where")
+      // The view context keeps every object it touches, so that work done there shows (an
+      // unchanged object is otherwise let go once saved, as Core Data does).
+      container.viewContext.retainsRegisteredObjects = true
       let log = SaveLog(container)
       defer { log.stop() }
       let controller = subject.make(container)
