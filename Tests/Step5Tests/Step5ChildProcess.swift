@@ -94,7 +94,7 @@ enum ChildScenario: String, Codable, Sendable {
     case .readsTogether: try await Step5Tests.threeReadsBehindAWrite(subject)
     case .timedWrite:
       try await Step5Tests.cappedWrites(subject)
-      try await Step5Tests.randomHistories(subject, level: .timeOuts)
+      try await Step5Tests.timerAgainstGrant(subject)
     case .admissionHistories: try await Step5Tests.randomHistories(subject, level: .admission)
     case .cancellationHistories:
       try await Step5Tests.randomHistories(subject, level: .cancellation)

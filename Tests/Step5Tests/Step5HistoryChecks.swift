@@ -34,9 +34,8 @@ extension Step5Tests {
   static func programs(for level: ProgramLevel) -> (count: Int, length: Int) {
     let count = WorkshopEnvironment.value(WorkshopEnvironment.histories).flatMap(Int.init)
     switch level {
-    case .admission: return (count ?? 12, 30)
-    case .cancellation: return (count ?? 16, 30)
-    case .timeOuts: return (count ?? 10, 24)
+    case .admission: return (count ?? 10, 30)
+    case .cancellation: return (count ?? 12, 30)
     }
   }
 
@@ -62,34 +61,10 @@ extension Step5Tests {
         lesson: failing.breach.rule.lesson)
       return
     }
-    if level == .timeOuts {
-      // A staircase: the block ahead is let go earlier after a round the timer won, later
-      // after one the grant won, in steps that shrink, so that the rounds gather where the two
-      // meet, wherever that is on this machine, under this load.
-      var (offset, step) = (Duration.zero, Duration.microseconds(400))
-      for round in 0..<30 {
-        var run = ProgramRun(subject, on: container, seed: seed &+ UInt64(round))
-        let steps = ProgramGenerator.timerRound(offset: offset)
-        if let breach = await run.run(steps) {
-          let failing = FailingProgram(
-            steps: steps, breach: breach, history: run.history.all, originalLength: steps.count)
-          expect(
-            false, observed: describe(failing, seed: seed, program: count + 1 + round),
-            lesson: breach.rule.lesson)
-          return
-        }
-        let timerWon = run.history.all.contains {
-          if case .returned(2, .timedOut) = $0.event { true } else { false }
-        }
-        offset = timerWon ? offset - step : offset + step
-        step = max(step * 0.7, .microseconds(5))
-      }
-      return
-    }
     if level == .cancellation {
       // Short runs of ten cancels each, that hand their aim on to the next.
       var aim = (nanoseconds: 1_000, step: 800)
-      for round in 0..<30 {
+      for round in 0..<24 {
         var run = ProgramRun(subject, on: container, seed: seed &+ UInt64(round))
         (run.cancelAim, run.cancelStep) = aim
         let steps = ProgramGenerator.cancelRound(10)
@@ -116,6 +91,39 @@ extension Step5Tests {
           + "rounds (seed \(seed)): \(breach.observed). The last events before it:\n  "
           + recent.joined(separator: "\n  "),
         lesson: breach.rule.lesson)
+    }
+  }
+
+  /// The stretch task's rounds: a capped write behind a running write that is let go around
+  /// the capped write's limit, on a staircase that gathers the rounds where the timer and the
+  /// grant meet. Random programs with capped writes pending among other steps are left out:
+  /// a timer that fires while the run waits for something else made a correct scheduler's
+  /// caller look stuck under the sanitizers, and that is the run's noise, not the answer's.
+  static func timerAgainstGrant(_ subject: Subject) async throws {
+    let seed =
+      WorkshopEnvironment.value(WorkshopEnvironment.seed).flatMap(UInt64.init)
+      ?? UInt64.random(in: 1..<1_000_000)
+    let container = PersistentContainer(name: "step5-timers")
+    // A staircase: the block ahead is let go earlier after a round the timer won, later
+    // after one the grant won, in steps that shrink, so that the rounds gather where the two
+    // meet, wherever that is on this machine, under this load.
+    var (offset, step) = (Duration.zero, Duration.microseconds(400))
+    for round in 0..<24 {
+      var run = ProgramRun(subject, on: container, seed: seed &+ UInt64(round))
+      let steps = ProgramGenerator.timerRound(offset: offset)
+      if let breach = await run.run(steps) {
+        let failing = FailingProgram(
+          steps: steps, breach: breach, history: run.history.all, originalLength: steps.count)
+        expect(
+          false, observed: describe(failing, seed: seed, program: 1 + round),
+          lesson: breach.rule.lesson)
+        return
+      }
+      let timerWon = run.history.all.contains {
+        if case .returned(2, .timedOut) = $0.event { true } else { false }
+      }
+      offset = timerWon ? offset - step : offset + step
+      step = max(step * 0.7, .microseconds(5))
     }
   }
 

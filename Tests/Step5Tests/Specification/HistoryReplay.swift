@@ -30,7 +30,11 @@ struct HistoryReplay {
   /// whether it timed out or got its turn; a longer limit is a write like any other.
   static let limitThatRunsOut: Duration = .seconds(1)
 
+  /// How many events it replayed.
+  let length: Int
+
   init(_ entries: [SchedulerHistory.Entry]) {
+    length = entries.count
     var accesses: [Int: Access] = [:]
     var deadlines: [Int: ContinuousClock.Instant] = [:]
     var outcomes: [Int: CallOutcome] = [:]

@@ -174,8 +174,10 @@ struct ProgramRun {
     // millisecond and runs the bound out; a starved one gets the time it was starved of.
     var left = Self.settleBound * timeScale
     var (looks, last, extended) = (0, ContinuousClock.now, false)
+    // Replayed again only when something new was recorded: most looks see nothing new.
+    var replay = HistoryReplay(history.all)
     while left > .zero {
-      let replay = HistoryReplay(history.all)
+      if history.count != replay.length { replay = HistoryReplay(history.all) }
       if replay.breach != nil
         || replay.unmet(waitingCount: scheduler.waitingCount, awaiting: awaiting) == nil
       {
@@ -200,7 +202,7 @@ struct ProgramRun {
         extended = true
       }
     }
-    let replay = HistoryReplay(history.all)
+    replay = HistoryReplay(history.all)
     if let breach = replay.breach { return breach }
     if let unmet = replay.unmet(waitingCount: scheduler.waitingCount, awaiting: awaiting) {
       return Breach(at: nil, rule: unmet.rule, observed: unmet.text)

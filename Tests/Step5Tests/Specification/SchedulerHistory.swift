@@ -91,4 +91,6 @@ final class SchedulerHistory: Sendable {
   }
 
   var all: [Entry] { entries.withLock { $0 } }
+
+  var count: Int { entries.withLock { $0.count } }
 }

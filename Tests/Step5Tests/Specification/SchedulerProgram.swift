@@ -40,8 +40,6 @@ enum ProgramLevel: Int, Sendable, Comparable {
   /// And cancellations (before asking, as asking, while waiting, against a grant), and blocks
   /// that call back in.
   case cancellation
-  /// And capped writes whose timers run out, also just as their turn comes.
-  case timeOuts
 
   static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -93,22 +91,6 @@ struct ProgramGenerator {
       case 17 where level >= .cancellation && !running.isEmpty:
         let call = running[Int(random.next() % UInt64(running.count))]
         steps.append(random.next() % 2 == 0 ? .callBackIn(call, access) : .cancel(call))
-      case 18 where level >= .timeOuts && !model.wouldStart(.write):
-        steps.append(.askCapped(next, limit: .microseconds(500 + Int(random.next() % 2_000))))
-        if running.count == 1, model.waiting.isEmpty {
-          let offset = Duration.microseconds(Int(random.next() % 1_200) - 1_000)
-          steps.append(.raceTimer(capped: next, finish: running[0], offset: offset))
-          model.finish(running[0])
-          model.arrive(next, .write)
-        } else {
-          steps.append(.expire(next))
-        }
-        next += 1
-      case 19 where level >= .timeOuts && running.count == 1:
-        // Capped writes that wait long enough to get their turn: the timer must come to nothing.
-        steps.append(.askCapped(next, limit: .seconds(30)))
-        model.arrive(next, .write)
-        next += 1
       default:
         continue
       }
@@ -118,7 +100,7 @@ struct ProgramGenerator {
 
   /// A capped write behind a running write that is let go `offset` from the capped write's
   /// limit: the grant and the timer together.
-  static func timerRound(offset: Duration, limit: Duration = .milliseconds(4)) -> [ProgramStep] {
+  static func timerRound(offset: Duration, limit: Duration = .milliseconds(2)) -> [ProgramStep] {
     [
       .ask(1, .write), .askCapped(2, limit: limit),
       .raceTimer(capped: 2, finish: 1, offset: offset), .finish(2, throwing: false),

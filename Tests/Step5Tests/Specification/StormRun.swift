@@ -12,7 +12,7 @@ import WorkshopSupport
 /// asked first is unknown, so only what holds in either order is judged: a write runs alone,
 /// and each call returns its own block's result.
 enum StormRun {
-  static let rounds = 3_000
+  static let rounds = 2_000
 
   /// The first breach, with the events just before it; nil when every round kept the rule.
   static func run(_ subject: Subject, on container: PersistentContainer, seed: UInt64) async
@@ -57,7 +57,7 @@ enum StormRun {
     let block: @Sendable (ManagedObjectContext) throws -> Int = { _ in
       ledger.enter(number, access)
       // Inside for a few microseconds, so that a block let in beside it is seen.
-      let until = ContinuousClock.now + .microseconds(5 + number % 15)
+      let until = ContinuousClock.now + .microseconds(2 + number % 8)
       while ContinuousClock.now < until {}
       ledger.leave(number, access)
       return number
