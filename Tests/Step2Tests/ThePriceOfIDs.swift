@@ -39,6 +39,10 @@ struct ThePriceOfIDs {
 
     let first = container.newBackgroundContext()
     let second = container.newBackgroundContext()
+    // Each context keeps its copy alive: else the first could be freed before the second is
+    // made, and the two could share an address, and so an ObjectIdentifier.
+    first.retainsRegisteredObjects = true
+    second.retainsRegisteredObjects = true
     let a = try await first.perform {
       ObjectIdentifier(try first.existingObject(with: id))
     }
