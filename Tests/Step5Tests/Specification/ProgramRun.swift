@@ -82,7 +82,9 @@ struct ProgramRun {
           var late = false
           if !early {
             // A spin, not a wait: waking from a wait takes longer than the window it aims at.
-            let deadline = ContinuousClock.now + .seconds(5)
+            // Short: a task that has not asked within 2 ms is cancelled before it asks, and a
+            // longer spin would take a core from the tasks the whole run waits for.
+            let deadline = ContinuousClock.now + .milliseconds(2)
             while call.askedAt == nil, ContinuousClock.now < deadline {}
             let aim = (call.askedAt ?? .now) + .nanoseconds(nanoseconds)
             while ContinuousClock.now < aim {}

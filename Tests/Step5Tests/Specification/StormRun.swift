@@ -12,7 +12,7 @@ import WorkshopSupport
 /// asked first is unknown, so only what holds in either order is judged: a write runs alone,
 /// and each call returns its own block's result.
 enum StormRun {
-  static let rounds = 2_000
+  static let rounds = 1_500
 
   /// The first breach, with the events just before it; nil when every round kept the rule.
   static func run(_ subject: Subject, on container: PersistentContainer, seed: UInt64) async
