@@ -52,6 +52,9 @@ struct Step6API: Sendable {
   let make: @Sendable (PersistentContainer) -> any Handler
   /// The text of a note as the view context sees it, through the main-queue handler.
   let mainText: @MainActor @Sendable (PersistentContainer, ManagedObjectID) -> String?
+  /// The texts of every saved note of this side's `Note` class, read by a fresh context: the
+  /// core's fetches select rows by class, and each side has a `Note` of its own.
+  let storedTexts: @Sendable (PersistentContainer) async throws -> [String]
 }
 
 /// One side under test.
@@ -63,10 +66,23 @@ extension Step6API: ExamAPI {
       "Step6",
       yours: Step6API(
         make: { Step6.DataHandler(modelContainer: $0) },
-        mainText: { Step6.MainDataHandler(modelContainer: $0).text(of: $1) }),
+        mainText: { Step6.MainDataHandler(modelContainer: $0).text(of: $1) },
+        storedTexts: { try await storedNoteTexts(Step6.Note.self, in: $0) }),
       solution: Step6API(
         make: { Step6Solution.DataHandler(modelContainer: $0) },
-        mainText: { Step6Solution.MainDataHandler(modelContainer: $0).text(of: $1) }))
+        mainText: { Step6Solution.MainDataHandler(modelContainer: $0).text(of: $1) },
+        storedTexts: { try await storedNoteTexts(Step6Solution.Note.self, in: $0) }))
+  }
+}
+
+/// The texts of every saved `Entity` (a side's `Note`), read as dictionaries, in order.
+func storedNoteTexts<Entity: ManagedObject>(_: Entity.Type, in container: PersistentContainer)
+  async throws -> [String]
+{
+  try await container.performBackgroundTask { context in
+    let request = FetchRequest<Entity>()
+    request.propertiesToFetch = [.attribute("text")]
+    return try context.fetchDictionaries(request).compactMap { $0["text"] as? String }.sorted()
   }
 }
 

@@ -44,7 +44,10 @@ enum NoteStep: Sendable, Equatable {
 
 /// Makes random programs from a seed. It keeps the model as it goes, so that most calls
 /// matter: renames and deletes of notes that are there, lookups of notes just deleted, and,
-/// while an actor's saves fail, calls to that actor, then a write once they succeed again.
+/// while an actor's saves fail, calls to that actor, then a write once they succeed again. A
+/// write that is due to fail is followed, in the next step, by the same actor's look at what it
+/// wrote (a read of the note, or a count after an add): a failed write left in the context shows
+/// there at once, not only if the random calls happen to come back to it.
 struct NoteProgramGenerator {
   static let actors = 3
   private var random: SplitMix64
@@ -62,6 +65,7 @@ struct NoteProgramGenerator {
     var steps: [NoteStep] = []
     var next = 1
     var version = 1
+    var followUps: [NoteCall] = []
     for _ in 0..<rounds {
       if let actor = model.readOnly.first {
         if pick(2) == 0 {
@@ -73,8 +77,9 @@ struct NoteProgramGenerator {
         steps.append(.readOnly(actor: actor, true))
         model.readOnly.insert(actor)
       }
-      var calls: [NoteCall] = []
-      var touched: Set<Int> = []
+      var calls = followUps
+      var touched = Set(followUps.compactMap(\.lookedUp))
+      followUps = []
       for _ in 0..<(2 + pick(5)) {
         // While an actor's saves fail, half the calls go to it.
         let actor = model.readOnly.first.flatMap { pick(2) == 0 ? $0 : nil } ?? pick(Self.actors)
@@ -108,6 +113,15 @@ struct NoteProgramGenerator {
           calls.append(.read(actor: actor, note: 0))
         default:
           continue
+        }
+      }
+      for call in calls where model.readOnly.contains(call.actor) {
+        switch call {
+        case .rename(let actor, let note, _), .delete(let actor, let note):
+          followUps.append(.read(actor: actor, note: note))
+        case .add(let actor, _), .copy(let actor, _, _):
+          followUps.append(.count(actor: actor))
+        default: break
         }
       }
       // The generator's model assumes every call keeps the rule, as the solution does.

@@ -99,7 +99,7 @@ enum NoteProgramRun {
           history.breach = (history.events.count - 1, .answer, wrong.joined(separator: "; "))
           return history
         }
-        let stored = try await storedTexts(in: container)
+        let stored = try await subject.storedTexts(container)
         history.events.append(.store(stored))
         if stored != model.stored {
           history.breach = (
@@ -111,15 +111,6 @@ enum NoteProgramRun {
       }
     }
     return history
-  }
-
-  /// The texts of every saved note, read as dictionaries by a fresh context, in order.
-  static func storedTexts(in container: PersistentContainer) async throws -> [String] {
-    try await container.performBackgroundTask { context in
-      let request = FetchRequest<Note>()
-      request.propertiesToFetch = [.attribute("text")]
-      return try context.fetchDictionaries(request).compactMap { $0["text"] as? String }.sorted()
-    }
   }
 
   private static func perform(
