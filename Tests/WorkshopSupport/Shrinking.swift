@@ -35,3 +35,37 @@ public enum Shrinking {
     return best
   }
 }
+
+extension Shrinking {
+  /// Shrinks a program whose steps are made of parts (calls made together, say): the steps
+  /// first, then each remaining step's parts, the last step first. A step whose parts all go is
+  /// taken out.
+  public static func shrink<Step, Part, Failure>(
+    _ steps: [Step], failing failure: Failure, budget: Duration,
+    parts: (Step) -> [Part]?, rebuilt: ([Part]) -> Step,
+    stillFails: ([Step]) async -> Failure?
+  ) async -> (steps: [Step], failure: Failure) {
+    let deadline = ContinuousClock.now + budget
+    var best = await shrink(steps, failing: failure, budget: budget, stillFails: stillFails)
+    for position in best.steps.indices.reversed() {
+      let left = deadline - ContinuousClock.now
+      guard left > .zero else { break }
+      guard let list = parts(best.steps[position]), list.count > 1 else { continue }
+      let program = best.steps
+      func replaced(_ fewer: [Part]) -> [Step] {
+        var candidate = program
+        if fewer.isEmpty {
+          candidate.remove(at: position)
+        } else {
+          candidate[position] = rebuilt(fewer)
+        }
+        return candidate
+      }
+      let inner = await shrink(list, failing: best.failure, budget: left) { fewer in
+        await stillFails(replaced(fewer))
+      }
+      best = (replaced(inner.steps), inner.failure)
+    }
+    return best
+  }
+}

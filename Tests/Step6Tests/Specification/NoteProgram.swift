@@ -60,62 +60,107 @@ struct NoteProgramGenerator {
 
   private mutating func pick(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
 
-  mutating func program(rounds: Int) -> [NoteStep] {
+  /// The kinds of call, weighted: `kind` is drawn from `0..<12` for a random call.
+  private enum Kind {
+    static let add = 0..<3
+    static let copy = 3
+    static let read = 4..<6
+    static let rename = 6..<8
+    static let delete = 8
+    static let count = 9
+    static let foreignRead = 10
+  }
+
+  /// What a program being made knows: the model of the calls so far, the next note and version.
+  private struct Draft {
     var model = NoteSpecification()
-    var steps: [NoteStep] = []
     var next = 1
     var version = 1
+  }
+
+  /// A call of `kind` to `actor`, or nil when it has nothing to act on (or is a copy and copies
+  /// are off). Notes in `touched` are left alone: one call per note per step.
+  private mutating func call(
+    _ kind: Int, to actor: Int, _ draft: inout Draft, touched: inout Set<Int>
+  ) -> NoteCall? {
+    let mine = draft.model.owner.filter { $0.value == actor && !touched.contains($0.key) }.keys
+      .sorted()
+    let live = mine.filter { draft.model.texts[$0] != nil }
+    let call: NoteCall
+    switch kind {
+    case Kind.add:
+      call = .add(actor: actor, note: draft.next)
+      draft.next += 1
+    case Kind.copy where copies:
+      call = .copy(actor: actor, note: draft.next, away: 1 + pick(2))
+      draft.next += 1
+    case Kind.read where !mine.isEmpty:
+      call = .read(actor: actor, note: mine[pick(mine.count)])
+    case Kind.rename where !live.isEmpty:
+      call = .rename(actor: actor, note: live[pick(live.count)], version: draft.version)
+      draft.version += 1
+    case Kind.delete where !live.isEmpty:
+      call = .delete(actor: actor, note: live[pick(live.count)])
+    case Kind.count:
+      call = .count(actor: actor)
+    case Kind.foreignRead:
+      call = .read(actor: actor, note: 0)
+    default:
+      return nil
+    }
+    if let note = call.lookedUp { touched.insert(note) }
+    return call
+  }
+
+  mutating func program(rounds: Int) -> [NoteStep] {
+    var draft = Draft()
+    var steps: [NoteStep] = []
     var followUps: [NoteCall] = []
     for _ in 0..<rounds {
-      if let actor = model.readOnly.first {
+      if !followUps.isEmpty {
+        // A step of its own: another failing write of the actor, rolled back, would hide what
+        // the first one left.
+        for call in followUps { draft.model.applyExpected(call) }
+        steps.append(.together(followUps))
+        followUps = []
+      }
+      if let actor = draft.model.readOnly.first {
         if pick(2) == 0 {
           steps.append(.readOnly(actor: actor, false))
-          model.readOnly.remove(actor)
+          draft.model.readOnly.remove(actor)
         }
       } else if pick(3) == 0 {
-        let actor = pick(Self.actors)
-        steps.append(.readOnly(actor: actor, true))
-        model.readOnly.insert(actor)
-      }
-      var calls = followUps
-      var touched = Set(followUps.compactMap(\.lookedUp))
-      followUps = []
-      for _ in 0..<(2 + pick(5)) {
-        // While an actor's saves fail, half the calls go to it.
-        let actor = model.readOnly.first.flatMap { pick(2) == 0 ? $0 : nil } ?? pick(Self.actors)
-        let mine = model.owner.filter { $0.value == actor && !touched.contains($0.key) }.keys
+        // An actor with notes, when there is one: its renames and deletes can then fail too.
+        let owners = Set(draft.model.owner.filter { draft.model.texts[$0.key] != nil }.values)
           .sorted()
-        let live = mine.filter { model.texts[$0] != nil }
-        let kind = pick(12)
-        switch kind {
-        case 0..<3:
-          calls.append(.add(actor: actor, note: next))
-          next += 1
-        case 3 where copies:
-          calls.append(.copy(actor: actor, note: next, away: 1 + pick(2)))
-          next += 1
-        case 4..<6 where !mine.isEmpty:
-          let note = mine[pick(mine.count)]
-          calls.append(.read(actor: actor, note: note))
-          touched.insert(note)
-        case 6..<8 where !live.isEmpty:
-          let note = live[pick(live.count)]
-          calls.append(.rename(actor: actor, note: note, version: version))
-          version += 1
-          touched.insert(note)
-        case 8 where !live.isEmpty:
-          let note = live[pick(live.count)]
-          calls.append(.delete(actor: actor, note: note))
-          touched.insert(note)
-        case 9:
-          calls.append(.count(actor: actor))
-        case 10:
-          calls.append(.read(actor: actor, note: 0))
-        default:
-          continue
+        let actor = owners.isEmpty ? pick(Self.actors) : owners[pick(owners.count)]
+        steps.append(.readOnly(actor: actor, true))
+        draft.model.readOnly.insert(actor)
+      }
+      var calls: [NoteCall] = []
+      var touched: Set<Int> = []
+      let refusing = draft.model.readOnly.first
+      if let actor = refusing, pick(2) == 0 {
+        // One step in two, while its saves fail, the actor gets one write and nothing else: a
+        // second failing write, rolled back, would hide what the first one left.
+        let kinds =
+          [Kind.add.lowerBound, Kind.rename.lowerBound, Kind.delete] + (copies ? [Kind.copy] : [])
+        if let call = call(kinds[pick(kinds.count)], to: actor, &draft, touched: &touched) {
+          calls.append(call)
+        }
+        let others = (0..<Self.actors).filter { $0 != actor }
+        for _ in 0..<pick(4) {
+          let other = others[pick(others.count)]
+          if let call = call(pick(12), to: other, &draft, touched: &touched) { calls.append(call) }
+        }
+      } else {
+        for _ in 0..<(2 + pick(5)) {
+          // While an actor's saves fail, half the calls go to it.
+          let actor = refusing.flatMap { pick(2) == 0 ? $0 : nil } ?? pick(Self.actors)
+          if let call = call(pick(12), to: actor, &draft, touched: &touched) { calls.append(call) }
         }
       }
-      for call in calls where model.readOnly.contains(call.actor) {
+      for call in calls where draft.model.readOnly.contains(call.actor) {
         switch call {
         case .rename(let actor, let note, _), .delete(let actor, let note):
           followUps.append(.read(actor: actor, note: note))
@@ -125,7 +170,7 @@ struct NoteProgramGenerator {
         }
       }
       // The generator's model assumes every call keeps the rule, as the solution does.
-      for call in calls { model.applyExpected(call) }
+      for call in calls { draft.model.applyExpected(call) }
       steps.append(.together(calls))
     }
     return steps
