@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WorkshopSupport
 
 /// Runs `work` on a thread of its own, made for it, and returns its result.
 ///
@@ -26,6 +27,7 @@ final class DedicatedThread: TaskExecutor {
   private struct Jobs {
     var waiting: [UnownedJob] = []
     var stopped = false
+    var beforeNext: (@Sendable () -> Void)?
   }
 
   init(name: String) {
@@ -42,6 +44,16 @@ final class DedicatedThread: TaskExecutor {
     condition.unlock()
   }
 
+  /// Runs `action` on this thread before the next job, whenever that comes. For a capped
+  /// write's task, once it waits in the queue: its next job is its timer's wake-up (a child
+  /// task's or a timer task's that inherits the preference), or its own resumption, and
+  /// `action` then lands after the timer fired and before the code that acts on it runs.
+  func beforeNextJob(_ action: @escaping @Sendable () -> Void) {
+    condition.lock()
+    jobs.withLock { $0.beforeNext = action }
+    condition.unlock()
+  }
+
   /// Ends the thread once the jobs already enqueued have run.
   func stop() {
     condition.lock()
@@ -51,21 +63,38 @@ final class DedicatedThread: TaskExecutor {
   }
 
   private func run() {
-    while let job = next() {
+    while let (job, before) = next() {
+      before?()
       job.runSynchronously(on: asUnownedTaskExecutor())
     }
   }
 
-  private func next() -> UnownedJob? {
+  private func next() -> (UnownedJob, (@Sendable () -> Void)?)? {
     condition.lock()
     defer { condition.unlock() }
     while true {
-      let (job, stopped) = jobs.withLock { jobs in
-        (jobs.waiting.isEmpty ? nil : jobs.waiting.removeFirst(), jobs.stopped)
+      let (next, stopped) = jobs.withLock {
+        jobs -> ((UnownedJob, (@Sendable () -> Void)?)?, Bool) in
+        guard !jobs.waiting.isEmpty else { return (nil, jobs.stopped) }
+        defer { jobs.beforeNext = nil }
+        return ((jobs.waiting.removeFirst(), jobs.beforeNext), jobs.stopped)
       }
-      if let job { return job }
+      if let next { return next }
       if stopped { return nil }
       condition.wait()
     }
   }
+}
+
+/// Blocks the current thread until `condition` holds or `timeout` passes; false if it never
+/// held. For a thread of the checks' own (``DedicatedThread``), where a wait holds no thread of
+/// the cooperative pool. Looks every 50 µs: a poll interval, not a race provoked.
+@discardableResult
+func waitOnThisThread(within timeout: Duration, _ condition: () -> Bool) -> Bool {
+  let deadline = ContinuousClock.now + timeout * timeScale
+  while ContinuousClock.now < deadline {
+    if condition() { return true }
+    Thread.sleep(forTimeInterval: 0.000_05)
+  }
+  return condition()
 }

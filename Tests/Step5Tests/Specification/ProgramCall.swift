@@ -33,14 +33,14 @@ final class ProgramCall: Sendable {
   }
 
   /// Sends the call. `limit` makes it a capped write; `early` waits for the task to be
-  /// cancelled before it asks.
+  /// cancelled before it asks; `executor` is where the task and its children prefer to run.
   func send(
     _ access: Access, limit: Duration? = nil, early: Bool = false, to scheduler: any Scheduler,
-    subject: Subject, history: SchedulerHistory
+    subject: Subject, history: SchedulerHistory, executor: (any TaskExecutor)? = nil
   ) {
     let block = self.block(scheduler, subject, history)
     let number = self.number
-    let task = Task {
+    let task = Task(executorPreference: executor) {
       if early { _ = await eventually(within: .seconds(5)) { Task.isCancelled } }
       let (seconds, attoseconds) = (ContinuousClock.now - Self.epoch).components
       self.asked.store(

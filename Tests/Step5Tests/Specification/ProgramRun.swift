@@ -13,6 +13,8 @@ struct ProgramRun {
   private let scheduler: any Scheduler
   private let subject: Subject
   private var calls: [Int: ProgramCall] = [:]
+  /// Where capped writes run, made for the first.
+  private var cappedThread: DedicatedThread?
   private var random: SplitMix64
   /// Where a cancel "as it asks" with a negative delay aims, in nanoseconds after the task
   /// asks, and by how much the aim moves next: handed from one run to the next.
@@ -137,6 +139,17 @@ struct ProgramRun {
         history.record(.raceTimer(capped: capped, finish: holder))
         running.command(.finish(throwing: false))
       }
+    case .grantAfterTimer(let capped, let holder):
+      guard model.isRunning(holder), model.isWaiting(capped), let running = calls[holder],
+        let thread = cappedThread
+      else { return false }
+      let (history, scheduler) = (self.history, self.scheduler)
+      thread.beforeNextJob {
+        history.record(.raceTimer(capped: capped, finish: holder))
+        running.command(.finish(throwing: false))
+        // Until the slot is handed on (or the caller has left): its next job runs after that.
+        waitOnThisThread(within: Self.settleBound) { scheduler.waitingCount == 0 }
+      }
     case .expire(let number):
       return calls[number] != nil
     case .callBackIn(let number, let access):
@@ -153,8 +166,14 @@ struct ProgramRun {
   ) -> ProgramCall {
     let call = ProgramCall(number)
     calls[number] = call
+    var executor: DedicatedThread?
+    if limit != nil {
+      executor = cappedThread ?? DedicatedThread(name: "workshop.step5.capped")
+      cappedThread = executor
+    }
     call.send(
-      access, limit: limit, early: early, to: scheduler, subject: subject, history: history)
+      access, limit: limit, early: early, to: scheduler, subject: subject, history: history,
+      executor: executor)
     return call
   }
 
@@ -215,6 +234,7 @@ struct ProgramRun {
   /// Lets every block end, so that nothing of the run outlives it.
   private func abandon() {
     for call in calls.values { call.command(.finish(throwing: false)) }
+    cappedThread?.stop()
   }
 
 }

@@ -17,6 +17,10 @@ enum ProgramStep: Sendable, Equatable {
   case race(cancel: Int, finish: Int)
   /// Let `finish` end just as the capped write's timer fires, moved by `offset`.
   case raceTimer(capped: Int, finish: Int, offset: Duration)
+  /// Let `finish` end after the capped write's timer fired and before its code acts on it: the
+  /// capped write's task and its children run on a thread of the run's (``DedicatedThread``),
+  /// which holds their next job until the block has ended and the slot was handed on.
+  case grantAfterTimer(capped: Int, finish: Int)
   /// Wait for a capped write's limit to pass.
   case expire(Int)
   case callBackIn(Int, Access)
@@ -27,7 +31,9 @@ extension ProgramStep {
   /// returned.
   var awaits: Set<Int> {
     switch self {
-    case .expire(let call), .raceTimer(let call, _, _), .race(let call, _): [call]
+    case .expire(let call), .raceTimer(let call, _, _), .race(let call, _),
+      .grantAfterTimer(let call, _):
+      [call]
     default: []
     }
   }
@@ -104,6 +110,15 @@ struct ProgramGenerator {
     [
       .ask(1, .write), .askCapped(2, limit: limit),
       .raceTimer(capped: 2, finish: 1, offset: offset), .finish(2, throwing: false),
+    ]
+  }
+
+  /// A capped write behind a running write, whose block ends between the capped write's timer
+  /// firing and the code that acts on it.
+  static func heldTimerRound(limit: Duration = .milliseconds(10)) -> [ProgramStep] {
+    [
+      .ask(1, .write), .askCapped(2, limit: limit), .grantAfterTimer(capped: 2, finish: 1),
+      .finish(2, throwing: false),
     ]
   }
 
