@@ -57,9 +57,11 @@ struct ProgramGenerator {
     switch Int.random(in: 0..<10, using: &random) {
     case 0..<3:
       let from: Int? = Bool.random(using: &random) ? executor() : nil
+      // Half of those from a context's perform go to that context's own actor: code already
+      // on the queue, outside any job, that hands the executor jobs.
+      let on = from.flatMap { Bool.random(using: &random) ? $0 : nil } ?? executor()
       return .burst(
-        on: executor(), count: count, from: from,
-        onThePool: from == nil && Bool.random(using: &random))
+        on: on, count: count, from: from, onThePool: from == nil && Bool.random(using: &random))
     case 3..<6:
       let outer = executor()
       // Half of them on the job's own executor: a job that enqueues on its own queue.

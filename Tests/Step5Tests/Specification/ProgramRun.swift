@@ -199,10 +199,11 @@ struct ProgramRun {
     var replay = HistoryReplay(history.all)
     while left > .zero {
       if history.count != replay.length { replay = HistoryReplay(history.all) }
-      if replay.breach != nil
-        || replay.unmet(waitingCount: scheduler.waitingCount, awaiting: awaiting) == nil
-      {
-        break
+      if let breach = replay.breach { return breach }
+      // Settled: what happens next (a timer firing a moment later) is judged by the next
+      // step's settle, not taken for this one's failure, as a look taken again here would.
+      if replay.unmet(waitingCount: scheduler.waitingCount, awaiting: awaiting) == nil {
+        return nil
       }
       looks += 1
       if looks < 200 {
