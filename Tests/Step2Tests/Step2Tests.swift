@@ -25,6 +25,11 @@ struct Step2API: Sendable {
   let deleteEverywhere: @Sendable (PersistentContainer) async throws -> Void
   /// The temporary ID of an entity inserted, and never saved, in a context of its own.
   let unsavedID: @Sendable (PersistentContainer) async -> ManagedObjectID
+  /// The permanent ID of an entity inserted and saved in a context of its own.
+  let savedID: @Sendable (PersistentContainer) async throws -> ManagedObjectID
+  /// The name of every saved entity of this side's `CoreDataEntity` class, by ID, read by a
+  /// fresh context: the core's fetches select rows by class, and each side has its own.
+  let storedRows: @Sendable (PersistentContainer) async throws -> [ManagedObjectID: String]
 }
 
 /// One implementation under test.
@@ -37,11 +42,15 @@ extension Step2API: ExamAPI {
       yours: Step2API(
         make: Step2.CoreDataController.init,
         deleteEverywhere: { try await deleteAll(Step2.CoreDataEntity.self, in: $0) },
-        unsavedID: { await insertUnsaved(Step2.CoreDataEntity.self, in: $0) }),
+        unsavedID: { await insertUnsaved(Step2.CoreDataEntity.self, in: $0) },
+        savedID: { try await insertSaved(Step2.CoreDataEntity.self, in: $0) },
+        storedRows: { try await rows(Step2.CoreDataEntity.self, in: $0) { $0.name } }),
       solution: Step2API(
         make: Step2Solution.CoreDataController.init,
         deleteEverywhere: { try await deleteAll(Step2Solution.CoreDataEntity.self, in: $0) },
-        unsavedID: { await insertUnsaved(Step2Solution.CoreDataEntity.self, in: $0) }))
+        unsavedID: { await insertUnsaved(Step2Solution.CoreDataEntity.self, in: $0) },
+        savedID: { try await insertSaved(Step2Solution.CoreDataEntity.self, in: $0) },
+        storedRows: { try await rows(Step2Solution.CoreDataEntity.self, in: $0) { $0.name } }))
   }
 }
 
@@ -52,6 +61,28 @@ extension Step2API {
     let other = container.newBackgroundContext()
     other.name = "unsaved"
     return await other.perform { other.insertNewObject(of: entity).objectID }
+  }
+
+  private static func insertSaved<Entity: ManagedObject>(
+    _ entity: Entity.Type, in container: PersistentContainer
+  ) async throws -> ManagedObjectID {
+    try await container.performBackgroundTask { context in
+      let object = context.insertNewObject(of: entity)
+      try context.save()
+      return object.objectID
+    }
+  }
+
+  private static func rows<Entity: ManagedObject>(
+    _ entity: Entity.Type, in container: PersistentContainer,
+    name: @escaping @Sendable (Entity) -> String
+  ) async throws -> [ManagedObjectID: String] {
+    try await container.performBackgroundTask { context in
+      Dictionary(
+        uniqueKeysWithValues: try context.fetch(FetchRequest<Entity>()).map {
+          ($0.objectID, name($0))
+        })
+    }
   }
 
   private static func deleteAll<Entity: ManagedObject>(
