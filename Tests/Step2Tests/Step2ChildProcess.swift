@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import WorkshopSupport
 
-/// The Step 2 scenarios in which a call must throw: a `try!`, or a force unwrap of the kept ID,
-/// ends the process there. Each runs in a child process, an exit test that captures the
+/// The Step 2 scenarios in which a call must throw, and the random histories, which call
+/// everything: a `try!`, a force unwrap of the kept ID, or `object(with:)` on an entity deleted
+/// elsewhere ends the process there. Each runs in a child process, an exit test that captures the
 /// scenario and the side by name, so that such an answer fails its check with a lesson and the
 /// other checks still report. A stretch task's stub that says "not started" in the child says it
 /// to the parent's check too (`ChildCheck.runStretch`).
@@ -11,12 +12,16 @@ enum Step2Scenario: String, Codable, Sendable {
   case deletedElsewhere
   case notConfigured
   case batchWithBadIDs
+  case histories
+  case batchHistories
 
   var check: ExamCheck {
     switch self {
     case .deletedElsewhere: Step2Tests.deletedCheck
     case .notConfigured: Step2Tests.notConfiguredCheck
     case .batchWithBadIDs: Step2Tests.batchErrorCheck
+    case .histories: Step2Tests.historiesCheck
+    case .batchHistories: Step2Tests.batchHistoriesCheck
     }
   }
 
@@ -25,6 +30,8 @@ enum Step2Scenario: String, Codable, Sendable {
     case .deletedElsewhere: try await Step2Tests.updateDeletedElsewhere(subject)
     case .notConfigured: try await Step2Tests.beforeConfigure(subject)
     case .batchWithBadIDs: try await Step2Tests.renameAllWithBadIDs(subject)
+    case .histories: try await Step2Tests.randomEntityHistories(subject, batches: false)
+    case .batchHistories: try await Step2Tests.randomEntityHistories(subject, batches: true)
     }
   }
 }
