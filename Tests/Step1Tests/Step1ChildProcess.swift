@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import WorkshopSupport
 
-/// The Step 1 scenarios in which a call throws: a `try!` there (or a force unwrap of what a
-/// failed lookup left nil) ends the process. Each runs in a child process, an exit test that
+/// The Step 1 scenarios in which a call throws, and the random histories, whose saves fail too: a
+/// `try!` there (or a force unwrap of what a failed lookup left nil) ends the process. Each runs in a child process, an exit test that
 /// captures the scenario and the subject by name, so that such an answer fails its check with
 /// a lesson and the other checks still report. A stretch task's stub that says "not started" in
 /// the child says it to the parent's check too (`ChildCheck.runStretch`).
@@ -12,6 +12,8 @@ enum Step1Scenario: String, Codable, Sendable {
   case deletedElsewhere
   case failedDelete
   case deleteDeletedElsewhere
+  case histories
+  case deleteHistories
 
   var check: ExamCheck {
     switch self {
@@ -19,6 +21,8 @@ enum Step1Scenario: String, Codable, Sendable {
     case .deletedElsewhere: Step1Tests.deletedElsewhereCheck
     case .failedDelete: Step1Tests.failedDeleteCheck
     case .deleteDeletedElsewhere: Step1Tests.deleteDeletedElsewhereCheck
+    case .histories: Step1Tests.historiesCheck
+    case .deleteHistories: Step1Tests.deleteHistoriesCheck
     }
   }
 
@@ -28,6 +32,8 @@ enum Step1Scenario: String, Codable, Sendable {
     case .deletedElsewhere: try await Step1Tests.renameDeletedElsewhere(subject)
     case .failedDelete: try await Step1Tests.failedDelete(subject)
     case .deleteDeletedElsewhere: try await Step1Tests.deleteDeletedElsewhere(subject)
+    case .histories: try await Step1Tests.randomControllerHistories(subject, deletes: false)
+    case .deleteHistories: try await Step1Tests.randomControllerHistories(subject, deletes: true)
     }
   }
 }
@@ -45,9 +51,11 @@ extension Step1Tests {
   ///
   /// In verify mode the sides are the untouched starter and the reference, neither of which
   /// crashes, so the scenario runs here, as Step 5's do (a parent waits for its child on a thread
-  /// of the cooperative pool). The attendee's runs and the wrong-answer gate take the child.
+  /// of the cooperative pool). The attendee's runs and the wrong-answer gate take the child for
+  /// the attendee's side; the solution's, which never stops the program, runs here too (a child
+  /// process costs some 50 ms of the step's 3 s).
   static func inChildProcess(_ scenario: Step1Scenario, _ subject: Subject) async throws {
-    if isVerifyMode {
+    if isVerifyMode || subject.side == .solution {
       try await scenario.run(subject)
       return
     }
