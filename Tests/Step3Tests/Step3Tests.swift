@@ -52,6 +52,84 @@ struct Step3API: Sendable {
   let container: @Sendable () -> PersistentContainer
   /// The names of the saved entities, from a fresh context, without touching an entity.
   let storedNames: @Sendable () async throws -> [String]
+  /// The IDs and names of the saved entities, from a fresh context, in store order.
+  let storedRows: @Sendable () async throws -> [StoredRow]
+  /// The actor's one context, reached through the public API (an entity's context): the
+  /// histories make it read-only, a thread-safe setting, and never use it otherwise.
+  let actorContext: @Sendable () async throws -> ManagedObjectContext
+  /// Saves whatever the actor's context holds unsaved, through the context wrapper.
+  let saveActorContext: @Sendable () async throws -> Void
+  /// Deletes the saved entities whose names start with the prefix, from a fresh context.
+  let deleteRows: @Sendable (String) async throws -> Void
+}
+
+/// A saved row: its ID and its name.
+struct StoredRow: Sendable {
+  let id: ManagedObjectID
+  let name: String
+}
+
+/// The IDs and names of every saved `Entity` (a side's `CoreDataEntity`), read by a fresh
+/// context as IDs and dictionaries: the entity's `name` belongs to CoreDataActor.
+func storedEntityRows<Entity: ManagedObject>(of _: Entity.Type, in container: PersistentContainer)
+  async throws -> [StoredRow]
+{
+  try await container.performBackgroundTask { context in
+    let request = FetchRequest<Entity>()
+    let ids = try context.fetchObjectIDs(request)
+    request.propertiesToFetch = [.attribute("name")]
+    let names = try context.fetchDictionaries(request).map { $0["name"] as? String ?? "" }
+    return zip(ids, names).map { StoredRow(id: $0, name: $1) }
+  }
+}
+
+/// Deletes every saved `Entity` whose name starts with `prefix`, from a fresh context.
+func deleteEntityRows<Entity: ManagedObject>(
+  of entity: Entity.Type, prefix: String, in container: PersistentContainer
+) async throws {
+  let rows = try await storedEntityRows(of: entity, in: container)
+    .filter { $0.name.hasPrefix(prefix) }
+  guard !rows.isEmpty else { return }
+  try await container.performBackgroundTask { context in
+    for row in rows { context.delete(try context.existingObject(with: row.id)) }
+    try context.save()
+  }
+}
+
+/// No context at hand: the entity the wrapper inserted had none.
+struct NoActorContext: Error {}
+
+/// The starter's actor context: an entity inserted through the wrapper names it; the insert is
+/// taken back and the context saved, so that nothing of it stays.
+@Step3.CoreDataActor
+func yoursActorContext() throws -> ManagedObjectContext {
+  let wrapper = Step3.CoreDataContext()
+  let probe = wrapper.insert()
+  let context = probe.managedObjectContext
+  wrapper.delete(probe)
+  try wrapper.save()
+  guard let context else { throw NoActorContext() }
+  return context
+}
+
+/// Saves the starter's actor context through its wrapper.
+@Step3.CoreDataActor
+func yoursSave() throws { try Step3.CoreDataContext().save() }
+
+/// Saves the solution's actor context through its wrapper.
+@Step3Solution.CoreDataActor
+func solutionSave() throws { try Step3Solution.CoreDataContext().save() }
+
+/// The solution's actor context, found the same way.
+@Step3Solution.CoreDataActor
+func solutionActorContext() throws -> ManagedObjectContext {
+  let wrapper = Step3Solution.CoreDataContext()
+  let probe = wrapper.insert()
+  let context = probe.managedObjectContext
+  wrapper.delete(probe)
+  try wrapper.save()
+  guard let context else { throw NoActorContext() }
+  return context
 }
 
 /// One side under test: its module, its controller, and its one shared container.
@@ -67,6 +145,17 @@ extension Step3API: ExamAPI {
         storedNames: {
           try await WorkshopSupport.storedNames(
             of: Step3.CoreDataEntity.self, in: Step3.ContextContainer.shared.persistentContainer)
+        },
+        storedRows: {
+          try await storedEntityRows(
+            of: Step3.CoreDataEntity.self, in: Step3.ContextContainer.shared.persistentContainer)
+        },
+        actorContext: { try await yoursActorContext() },
+        saveActorContext: { try await yoursSave() },
+        deleteRows: {
+          try await deleteEntityRows(
+            of: Step3.CoreDataEntity.self, prefix: $0,
+            in: Step3.ContextContainer.shared.persistentContainer)
         }),
       solution: Step3API(
         makeController: { Step3Solution.CoreDataController() },
@@ -74,6 +163,18 @@ extension Step3API: ExamAPI {
         storedNames: {
           try await WorkshopSupport.storedNames(
             of: Step3Solution.CoreDataEntity.self,
+            in: Step3Solution.ContextContainer.shared.persistentContainer)
+        },
+        storedRows: {
+          try await storedEntityRows(
+            of: Step3Solution.CoreDataEntity.self,
+            in: Step3Solution.ContextContainer.shared.persistentContainer)
+        },
+        actorContext: { try await solutionActorContext() },
+        saveActorContext: { try await solutionSave() },
+        deleteRows: {
+          try await deleteEntityRows(
+            of: Step3Solution.CoreDataEntity.self, prefix: $0,
             in: Step3Solution.ContextContainer.shared.persistentContainer)
         }))
   }
