@@ -53,9 +53,7 @@ enum EntityProgramRun {
   private static let other = OtherActor()
 
   static func run(_ steps: [EntityStep], _ subject: Subject) async throws -> EntityHistory {
-    let context = try await withTimeout(.seconds(20), "the actor's context") {
-      try await subject.actorContext()
-    }
+    let context = try subject.actorContext()
     defer { context.isReadOnly = false }
     let history = try await withTimeout(.seconds(20), "a random program of calls to controllers") {
       try await runUnbounded(steps, subject, context)
@@ -64,7 +62,7 @@ enum EntityProgramRun {
     // them, and the store stays small.
     context.isReadOnly = false
     try await withTimeout(.seconds(20), "a save of the actor's context") {
-      try await subject.saveActorContext()
+      try await context.perform { try context.save() }
       try await subject.deleteRows(history.prefix)
     }
     subject.container().removeAllViolations()

@@ -98,6 +98,10 @@ struct EntitySpecification {
   /// Whether the program may make `call` now, besides the calls `placed` already made in the
   /// same step: one call per controller and per entity a step, so that calls made at once do
   /// not race for the same thing, and no write that could leave a dead object with a controller.
+  /// No rename or delete while the context refuses to save, and no row deleted elsewhere while a
+  /// controller keeps it: Step 3's given bodies keep a failed change in the one context, where
+  /// every later save meets it again, and keep an object whose row is gone. The rule for that is
+  /// Step 6's, with a roll-back.
   func admits(_ call: EntityCall, besides placed: [EntityCall]) -> Bool {
     if let controller = call.controller, placed.contains(where: { $0.controller == controller }) {
       return false
