@@ -106,10 +106,10 @@ enum ProgramPiece: Sendable, Equatable {
 /// Makes random programs from a seed. It keeps the model as it goes, so that most calls
 /// matter: renames, reads and deletes of entities a controller keeps, adoptions of rows that are
 /// there, were deleted, or belong to another store. Every deletion is followed, in the next step,
-/// by an adoption of the deleted row, preferably by a controller that keeps another entity,
-/// and then that controller's `name()`. While the context refuses to save, a `configure(name:)`
-/// is followed by the same controller's `name()` and, with `savedEntities`, by a list of its
-/// group, the context still refusing.
+/// by an adoption of the deleted row, preferably by a controller that keeps another entity; an
+/// adoption that is due to throw, by that controller's `name()`. While the context refuses to
+/// save, a `configure(name:)` is followed by the same controller's `name()` and, with
+/// `savedEntities`, by a list of its group, the context still refusing.
 struct EntityProgramGenerator {
   static let controllers = 3
   private var random: SplitMix64
@@ -157,7 +157,11 @@ struct EntityProgramGenerator {
         case 5: call = .name(controller: controller)
         case 6..<8: call = .snapshot(controller: controller)
         case 8: call = .delete(controller: controller)
-        case 9..<11: call = .adopt(controller: controller, entity: known[pick(known.count)])
+        case 9..<11:
+          // A lookup that is due to fail matters most to a controller that keeps something.
+          let entity = known[pick(known.count)]
+          let adopter = model.stored[entity] == nil ? keeper(besides: entity, model) : controller
+          call = .adopt(controller: adopter, entity: entity)
         case 11 where lists: call = .saved(group: [nil, "a", "b"][pick(3)])
         case 12:
           call = .insertElsewhere(entity: next, group: pick(2) == 0 ? "a" : "b")
@@ -201,19 +205,23 @@ struct EntityProgramGenerator {
       return adoptionOfGone(entity, model)
     case .configure(let controller, _, let group) where model.readOnly:
       return ([.name(controller: controller)] + (lists ? [.saved(group: group)] : []), [])
+    case .adopt(let controller, let entity) where model.stored[entity] == nil:
+      return ([.name(controller: controller)], [])
     default:
       return ([], [])
     }
   }
 
-  /// An adoption of a deleted row by a controller that keeps something, when one does, and,
-  /// in the step after, that controller's look at what it keeps.
+  /// An adoption of a deleted row by a controller that keeps something, when one does.
   private mutating func adoptionOfGone(_ entity: Int, _ model: EntitySpecification)
     -> (next: [EntityCall], later: [EntityCall])
   {
+    ([.adopt(controller: keeper(besides: entity, model), entity: entity)], [])
+  }
+
+  /// A controller that keeps an entity other than `entity`, when one does, else any.
+  private mutating func keeper(besides entity: Int, _ model: EntitySpecification) -> Int {
     let keeping = model.holds.filter { $0.value != entity }.keys.sorted()
-    let controller =
-      keeping.isEmpty ? pick(Self.controllers) : keeping[pick(keeping.count)]
-    return ([.adopt(controller: controller, entity: entity)], [.name(controller: controller)])
+    return keeping.isEmpty ? pick(Self.controllers) : keeping[pick(keeping.count)]
   }
 }
