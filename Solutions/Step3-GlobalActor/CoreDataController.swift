@@ -49,9 +49,12 @@ public final class CoreDataController {
   }
 
   /// Every saved entity whose name starts with `prefix`, as snapshots sorted by name: fetched on
-  /// the actor, with a request built here, and only values leave.
+  /// the actor, with a request built here, and only values leave. Saved means in the store: an
+  /// insert whose save failed stays in the actor's context, with a temporary ID that no other
+  /// context can use, and a fetch leaves it out only when told to.
   public func savedEntities(prefix: String) async throws -> [EntitySnapshot] {
     let request = FetchRequest<CoreDataEntity>()
+    request.includesPendingChanges = false
     return try CoreDataContext().fetch(request)
       .filter { $0.name.hasPrefix(prefix) }
       .map { EntitySnapshot(id: $0.objectID, name: $0.name) }

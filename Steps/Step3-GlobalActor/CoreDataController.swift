@@ -55,13 +55,17 @@ public final class CoreDataController {
   }
 
   /// Every saved entity whose name starts with `prefix`, as snapshots sorted by name: fetched on
-  /// the actor, with a request built here, and only values leave.
+  /// the actor, with a request built here, and only values leave. Saved means in the store: an
+  /// insert whose save failed stays in the actor's context, with a temporary ID that no other
+  /// context can use, and a fetch leaves it out only when told to.
   public func savedEntities(prefix: String) async throws -> [EntitySnapshot] {
-    // TODO: stretch — fetch the entities whose name starts with `prefix`, sorted by name, with a
-    // request built here on the actor, and return each as a snapshot: the request and the
-    // entities stay on the actor, only their IDs and names leave. A `#Predicate` or a
-    // `SortDescriptor` on the isolated entity does not compile (its key paths are not Sendable):
-    // filter and sort the fetched entities here instead.
+    // TODO: stretch — fetch the saved entities whose name starts with `prefix`, sorted by name,
+    // with a request built here on the actor, and return each as a snapshot: the request and the
+    // entities stay on the actor, only their IDs and names leave. Saved means in the store: a
+    // fetch also returns the context's unsaved inserts, with temporary IDs, unless the request's
+    // `includesPendingChanges` is false. A `#Predicate` or a `SortDescriptor` on the isolated
+    // entity does not compile (its key paths are not Sendable): filter and sort the fetched
+    // entities here instead.
     // The call below tells the checks you have not started: delete it when you do.
     StretchTask.notStarted()
     return []

@@ -88,14 +88,27 @@ extension Step3Tests {
 
 /// The Step 3 scenarios whose wrong answers can stop the program (a lookup of a gone row with
 /// `object(with:)`, a `try!`): each runs in a child process, an exit test that captures the
-/// scenario and the side by name.
+/// scenario and the side by name. The stub's "not started" said there is relayed to the
+/// parent's check (`ChildCheck.runStretch`).
 enum Step3Scenario: String, Codable, Sendable {
   case adopt
+  case histories
+  case listHistories
 
-  var check: ExamCheck { Step3Tests.adoptCheck }
+  var check: ExamCheck {
+    switch self {
+    case .adopt: Step3Tests.adoptCheck
+    case .histories: Step3Tests.historiesCheck
+    case .listHistories: Step3Tests.listHistoriesCheck
+    }
+  }
 
   func run(_ subject: Subject) async throws {
-    try await Step3Tests.adoptRowsFromElsewhere(subject)
+    switch self {
+    case .adopt: try await Step3Tests.adoptRowsFromElsewhere(subject)
+    case .histories: try await Step3Tests.randomEntityHistories(subject, lists: false)
+    case .listHistories: try await Step3Tests.randomEntityHistories(subject, lists: true)
+    }
   }
 }
 
@@ -123,7 +136,7 @@ extension Step3Tests {
       "the scenario must finish without ending its process"
     ) { [side = subject.side as ExamSide, scenario = scenario as Step3Scenario] in
       let subject = Subject.every.first(of: side)
-      await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+      await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }
     }
     ChildCheck.report(result, died: endedTheProcess)
   }

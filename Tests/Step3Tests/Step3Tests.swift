@@ -52,7 +52,61 @@ struct Step3API: Sendable {
   let container: @Sendable () -> PersistentContainer
   /// The names of the saved entities, from a fresh context, without touching an entity.
   let storedNames: @Sendable () async throws -> [String]
+  /// The IDs and names of the saved entities, from a fresh context, in store order.
+  let storedRows: @Sendable () async throws -> [StoredRow]
+  /// The actor's one context (``reflectedContext(of:)``).
+  let actorContext: @Sendable () throws -> ManagedObjectContext
+  /// Deletes the saved entities whose names start with the prefix, from a fresh context.
+  let deleteRows: @Sendable (String) async throws -> Void
 }
+
+/// A saved row: its ID and its name.
+struct StoredRow: Sendable {
+  let id: ManagedObjectID
+  let name: String
+}
+
+/// The IDs and names of every saved `Entity` (a side's `CoreDataEntity`), read by a fresh
+/// context as IDs and dictionaries: the entity's `name` belongs to CoreDataActor.
+func storedEntityRows<Entity: ManagedObject>(of _: Entity.Type, in container: PersistentContainer)
+  async throws -> [StoredRow]
+{
+  try await container.performBackgroundTask { context in
+    let request = FetchRequest<Entity>()
+    let ids = try context.fetchObjectIDs(request)
+    request.propertiesToFetch = [.attribute("name")]
+    let names = try context.fetchDictionaries(request).map { $0["name"] as? String ?? "" }
+    return zip(ids, names).map { StoredRow(id: $0, name: $1) }
+  }
+}
+
+/// Deletes every saved `Entity` whose name starts with `prefix`, from a fresh context.
+func deleteEntityRows<Entity: ManagedObject>(
+  of entity: Entity.Type, prefix: String, in container: PersistentContainer
+) async throws {
+  let rows = try await storedEntityRows(of: entity, in: container)
+    .filter { $0.name.hasPrefix(prefix) }
+  guard !rows.isEmpty else { return }
+  try await container.performBackgroundTask { context in
+    for row in rows { context.delete(try context.existingObject(with: row.id)) }
+    try context.save()
+  }
+}
+
+/// The context a side's `ContextContainer` keeps, read by reflection: the container's
+/// `context` is internal, and the histories make it read-only (a thread-safe setting) and save
+/// it inside its `perform` after a program, never more. Reflection needs no isolation, so this
+/// compiles whichever actor, if any, the attendee gave the wrapper.
+func reflectedContext(of container: Any) throws -> ManagedObjectContext {
+  let context =
+    Mirror(reflecting: container).children
+    .first { $0.label == "context" }?.value as? ManagedObjectContext
+  guard let context else { throw NoActorContext() }
+  return context
+}
+
+/// The side's `ContextContainer` keeps no context named `context`.
+struct NoActorContext: Error {}
 
 /// One side under test: its module, its controller, and its one shared container.
 typealias Subject = ExamSubject<Step3API>
@@ -67,6 +121,16 @@ extension Step3API: ExamAPI {
         storedNames: {
           try await WorkshopSupport.storedNames(
             of: Step3.CoreDataEntity.self, in: Step3.ContextContainer.shared.persistentContainer)
+        },
+        storedRows: {
+          try await storedEntityRows(
+            of: Step3.CoreDataEntity.self, in: Step3.ContextContainer.shared.persistentContainer)
+        },
+        actorContext: { try reflectedContext(of: Step3.ContextContainer.shared) },
+        deleteRows: {
+          try await deleteEntityRows(
+            of: Step3.CoreDataEntity.self, prefix: $0,
+            in: Step3.ContextContainer.shared.persistentContainer)
         }),
       solution: Step3API(
         makeController: { Step3Solution.CoreDataController() },
@@ -74,6 +138,17 @@ extension Step3API: ExamAPI {
         storedNames: {
           try await WorkshopSupport.storedNames(
             of: Step3Solution.CoreDataEntity.self,
+            in: Step3Solution.ContextContainer.shared.persistentContainer)
+        },
+        storedRows: {
+          try await storedEntityRows(
+            of: Step3Solution.CoreDataEntity.self,
+            in: Step3Solution.ContextContainer.shared.persistentContainer)
+        },
+        actorContext: { try reflectedContext(of: Step3Solution.ContextContainer.shared) },
+        deleteRows: {
+          try await deleteEntityRows(
+            of: Step3Solution.CoreDataEntity.self, prefix: $0,
             in: Step3Solution.ContextContainer.shared.persistentContainer)
         }))
   }

@@ -60,7 +60,7 @@ public enum WorkshopEnvironment {
   public static let seed = Variable(
     name: "WORKSHOP_SEED", example: "1234",
     meaning:
-      "The seed of the history checks' random programs (Steps 4, 5 and 6); a new one each run by "
+      "The seed of the history checks' random programs (every step); a new one each run by "
       + "default. A failure prints its seed: set it to run the same programs again.")
   public static let histories = Variable(
     name: "WORKSHOP_HISTORIES", example: "1000",
