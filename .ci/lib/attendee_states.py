@@ -51,6 +51,12 @@ def main_done(root, step, folder):
             continue
         target = pathlib.Path(folder) / relative
         text, replaced = with_stubs(target.read_text(), stubbed)
+        # The stub may need an import the solution has no use for (the one of StretchTask).
+        present = set(re.findall(r"^import \w+$", text, re.M))
+        needed = [line for line in re.findall(r"^import \w+$", path.read_text(), re.M)
+                  if line not in present]
+        if needed:
+            text = "\n".join(needed) + "\n" + text
         missing += [f"{relative}: {head}" for head in stubbed if head not in replaced]
         target.write_text(text)
     if missing:

@@ -150,7 +150,18 @@ extension Step5Tests {
         let subject = Subject.every.first(of: side)
         try? await ChildScenario.stretchStub.run(subject)
       }
-      StretchStubs.relay(String(decoding: stub?.standardErrorContent ?? [], as: UTF8.self))
+      if StretchStubs.relay(String(decoding: stub?.standardErrorContent ?? [], as: UTF8.self)) {
+        // Not started: said from the stub itself, at once, not by running the scenario against
+        // a stub that waits like an uncapped write until each of its bounded waits runs out.
+        expect(
+          false, observed: "not started: executeWrite(waitingAtMost:_:) still calls its stub",
+          lesson: step.lesson(
+            rule: "A capped write waits at most its limit for its turn, then leaves the queue "
+              + "with SchedulerError.timedOut.",
+            hint: "Optional: delete the call to StretchTask.notStarted() in "
+              + "executeWrite(waitingAtMost:_:) when you start.", read: "stretch-task"))
+        return
+      }
     }
     let result = await #expect(
       processExitsWith: .success, observing: [\.standardErrorContent],

@@ -20,10 +20,15 @@ public enum StretchStubs {
 
   /// In the check: hands the calls a child process reported (`output`, its standard error) on to
   /// the running check, as if its stub had been called here.
-  public static func relay(_ output: String) {
+  /// True when a call was relayed: the task is not started.
+  @discardableResult
+  public static func relay(_ output: String) -> Bool {
+    var relayed = false
     for line in output.split(separator: "\n") where line.hasPrefix(marker) {
       StretchTask.observer?.record(String(line.dropFirst(marker.count)))
+      relayed = true
     }
+    return relayed
   }
 
   /// In the check: says that the stretch task cannot have been started, because the code it
