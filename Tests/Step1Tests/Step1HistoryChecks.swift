@@ -1,6 +1,5 @@
 import ManagedObjectCore
 import Testing
-import WorkshopEnvironment
 import WorkshopSupport
 
 /// The exam by specification: random programs of calls, from many tasks at once, to three
@@ -69,10 +68,8 @@ extension Step1Tests {
   /// of the classes they name in 99 or 100 runs of 100 (16 programs caught the stretch task's in
   /// 99); a program takes some 6 ms.
   static func randomControllerHistories(_ subject: Subject, deletes: Bool) async throws {
-    let seed =
-      WorkshopEnvironment.value(WorkshopEnvironment.seed).flatMap(UInt64.init)
-      ?? UInt64.random(in: 1..<1_000_000)
-    let count = WorkshopEnvironment.value(WorkshopEnvironment.histories).flatMap(Int.init) ?? 24
+    let seed = HistorySettings.seed
+    let count = HistorySettings.programs(24)
     if deletes {
       // A stub that still says "not started" is heard before any program runs: the task is
       // optional until then. Before configure(), delete() does nothing.

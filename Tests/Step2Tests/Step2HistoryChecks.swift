@@ -1,6 +1,5 @@
 import ManagedObjectCore
 import Testing
-import WorkshopEnvironment
 import WorkshopSupport
 
 /// The exam by specification: random programs of calls, from many tasks at once, to three
@@ -56,10 +55,8 @@ extension Step2Tests {
   /// found that breaks the rule. A dozen programs of eight steps fail every catalogued mistake
   /// nearly every run, in well under a second.
   static func randomEntityHistories(_ subject: Subject, batches: Bool) async throws {
-    let seed =
-      WorkshopEnvironment.value(WorkshopEnvironment.seed).flatMap(UInt64.init)
-      ?? UInt64.random(in: 1..<1_000_000)
-    let count = WorkshopEnvironment.value(WorkshopEnvironment.histories).flatMap(Int.init) ?? 12
+    let seed = HistorySettings.seed
+    let count = HistorySettings.programs(12)
     if batches {
       // A stub that still says "not started" is heard before any program runs: the task is
       // optional until then.

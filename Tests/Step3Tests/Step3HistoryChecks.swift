@@ -1,6 +1,5 @@
 import ManagedObjectCore
 import Testing
-import WorkshopEnvironment
 import WorkshopSupport
 
 /// The exam by specification: random programs of calls to three controllers, from many tasks at
@@ -66,10 +65,8 @@ extension Step3Tests {
   /// found that breaks the rule. A dozen programs of eight steps catch every catalogued mistake
   /// nearly every run, in well under a second.
   static func randomEntityHistories(_ subject: Subject, lists: Bool) async throws {
-    let seed =
-      WorkshopEnvironment.value(WorkshopEnvironment.seed).flatMap(UInt64.init)
-      ?? UInt64.random(in: 1..<1_000_000)
-    let count = WorkshopEnvironment.value(WorkshopEnvironment.histories).flatMap(Int.init) ?? 12
+    let seed = HistorySettings.seed
+    let count = HistorySettings.programs(12)
     if lists {
       // A stub that still says "not started" is heard before any program runs: the task is
       // optional until then.

@@ -1,5 +1,4 @@
 import Testing
-import WorkshopEnvironment
 import WorkshopSupport
 
 /// The exam by specification: random programs of tasks started on four actors, each on an
@@ -21,8 +20,7 @@ extension Step4Tests {
   /// How many programs the check runs, and how long each is: enough that each mistake the
   /// catalogue holds fails (nearly) every run, few enough for the step's 3 s.
   static var programs: (count: Int, length: Int) {
-    let count = WorkshopEnvironment.value(WorkshopEnvironment.histories).flatMap(Int.init)
-    return (count ?? 12, 12)
+    (HistorySettings.programs(12), 12)
   }
 
   /// In a child process: the programs, run one after the other on a thread of their own.
@@ -30,9 +28,7 @@ extension Step4Tests {
     // An executor that drops its jobs fails here at once, with its own lesson, rather than
     // after every program has waited for them.
     try await requireHandOff(subject.spare)
-    let seed =
-      WorkshopEnvironment.value(WorkshopEnvironment.seed).flatMap(UInt64.init)
-      ?? UInt64.random(in: 1..<1_000_000)
+    let seed = HistorySettings.seed
     let places = ActorAndContext.all(subject.side)
     let (count, length) = programs
     let failure = try await offThePool { () -> (Int, ProgramShrinker.Failing)? in

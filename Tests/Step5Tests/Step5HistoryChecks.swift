@@ -1,6 +1,5 @@
 import ManagedObjectCore
 import Testing
-import WorkshopEnvironment
 import WorkshopSupport
 
 /// The exam by specification: random programs of callers run against the scheduler, each step
@@ -32,19 +31,16 @@ extension Step5Tests {
   /// How many programs a check runs, and how long each is: enough that each kind of mistake
   /// the catalogue holds fails (nearly) every run, few enough for the step's 3 s.
   static func programs(for level: ProgramLevel) -> (count: Int, length: Int) {
-    let count = WorkshopEnvironment.value(WorkshopEnvironment.histories).flatMap(Int.init)
     switch level {
-    case .admission: return (count ?? 10, 30)
-    case .cancellation: return (count ?? 12, 30)
+    case .admission: (HistorySettings.programs(10), 30)
+    case .cancellation: (HistorySettings.programs(12), 30)
     }
   }
 
   /// Runs random programs of `level` against `subject`'s scheduler and fails with the shortest
   /// history found that breaks the rule.
   static func randomHistories(_ subject: Subject, level: ProgramLevel) async throws {
-    let seed =
-      WorkshopEnvironment.value(WorkshopEnvironment.seed).flatMap(UInt64.init)
-      ?? UInt64.random(in: 1..<1_000_000)
+    let seed = HistorySettings.seed
     let container = PersistentContainer(name: "step5-histories")
     let (count, length) = programs(for: level)
     var generator = ProgramGenerator(seed: seed, level: level)
@@ -100,9 +96,7 @@ extension Step5Tests {
   /// a timer that fires while the run waits for something else made a correct scheduler's
   /// caller look stuck under the sanitizers, and that is the run's noise, not the answer's.
   static func timerAgainstGrant(_ subject: Subject) async throws {
-    let seed =
-      WorkshopEnvironment.value(WorkshopEnvironment.seed).flatMap(UInt64.init)
-      ?? UInt64.random(in: 1..<1_000_000)
+    let seed = HistorySettings.seed
     let container = PersistentContainer(name: "step5-timers")
     // A staircase: the block ahead is let go earlier after a round the timer won, later
     // after one the grant won, in steps that shrink, so that the rounds gather where the two

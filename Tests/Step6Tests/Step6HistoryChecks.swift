@@ -1,6 +1,5 @@
 import ManagedObjectCore
 import Testing
-import WorkshopEnvironment
 import WorkshopSupport
 
 /// The exam by specification: random programs of calls, from many tasks at once, to several
@@ -46,10 +45,8 @@ extension Step6Tests {
   /// found that breaks the rule. A dozen programs of eight steps, in well under a second, caught
   /// each catalogued mistake in 100 of 100 seeded runs (`.ci/catch-rate`, 2 cores under load).
   static func randomNoteHistories(_ subject: Subject, copies: Bool) async throws {
-    let seed =
-      WorkshopEnvironment.value(WorkshopEnvironment.seed).flatMap(UInt64.init)
-      ?? UInt64.random(in: 1..<1_000_000)
-    let count = WorkshopEnvironment.value(WorkshopEnvironment.histories).flatMap(Int.init) ?? 12
+    let seed = HistorySettings.seed
+    let count = HistorySettings.programs(12)
     if copies {
       // A stub that still says "not started" is heard before any program runs: the task is
       // optional until then.
