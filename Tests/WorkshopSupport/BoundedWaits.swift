@@ -114,12 +114,44 @@ public func withTimeout<Value: Sendable>(
           once.resume(with: .failure(error))
         }
       }
-      DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) {
+      AwakeTimer.after(timeout, unless: { once.isDone }) {
         once.resume(with: .failure(TimeoutError(what: what, timeout: timeout)))
       }
     }
   } onCancel: {
     running.cancel()
+  }
+}
+
+/// Fires once `timeout` of the time in which it could run has passed. It looks every 50 ms and
+/// counts at most 100 ms for each look: a look that comes seconds late, because the process or
+/// the machine was kept busy elsewhere (parallel builds, the compile probes), spends only
+/// 100 ms of the bound. On a machine that runs it, it fires at `timeout`, as a plain timer
+/// would; a starved run is given the time it was starved of, instead of failing a right answer.
+private enum AwakeTimer {
+  /// Stops looking as soon as `done` says the wait is over.
+  static func after(
+    _ timeout: Duration, unless done: @escaping @Sendable () -> Bool,
+    _ fire: @escaping @Sendable () -> Void
+  ) {
+    look(left: timeout, last: .now, done, fire)
+  }
+
+  private static func look(
+    left: Duration, last: ContinuousClock.Instant, _ done: @escaping @Sendable () -> Bool,
+    _ fire: @escaping @Sendable () -> Void
+  ) {
+    let step = min(left, .milliseconds(50))
+    DispatchQueue.global().asyncAfter(deadline: .now() + step.seconds) {
+      guard !done() else { return }
+      let now = ContinuousClock.now
+      let left = left - min(now - last, .milliseconds(100))
+      if left <= .zero {
+        fire()
+      } else {
+        look(left: left, last: now, done, fire)
+      }
+    }
   }
 }
 
@@ -152,6 +184,9 @@ private final class ResumeOnce<Value: Sendable>: Sendable {
   init(_ continuation: CheckedContinuation<Value, any Error>) {
     self.continuation = Mutex(continuation)
   }
+
+  /// True once a result was given.
+  var isDone: Bool { continuation.withLock { $0 == nil } }
 
   func resume(with result: Result<Value, any Error>) {
     let pending = continuation.withLock { stored in
