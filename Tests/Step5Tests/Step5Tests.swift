@@ -18,10 +18,11 @@ struct Step5Tests {
         + "removed from the queue, and only that one.",
       slide: "slides/05-read-write-scheduler.md#the-foil"))
 
-  /// A container with a score "ann" at 0, and a scheduler of `subject`'s side on it.
+  /// A container with a score "ann" at 0, and a scheduler of `subject`'s side on it, followed
+  /// (``WatchedScheduler``) so that a caller left waiting for good is seen at once.
   static func setUp(_ subject: Subject) async throws -> (PersistentContainer, any Scheduler) {
     let container = PersistentContainer(name: "step5")
-    let scheduler = subject.make(container)
+    let scheduler = WatchedScheduler(subject.make(container))
     try await container.performBackgroundTask { context in
       Score(context: context).name = "ann"
       try context.save()
@@ -102,11 +103,12 @@ struct Step5Tests {
         inside.append("in")
         // A bounded wait for the others, on the context's thread (a poll, not a race provoked).
         // Stretched under the sanitizers: there only solutions run, and a correct one meets.
+        // Over at once when the scheduler is seen to keep the others queued for good.
         while inside.all.count < 4 {
           let deadline =
             allAsked.withLock { $0 }.map { $0 + .seconds(5) * timeScale }
             ?? start + .seconds(30) * timeScale
-          guard ContinuousClock.now < deadline else { return }
+          guard ContinuousClock.now < deadline, scheduler.stalled() == nil else { return }
           Thread.sleep(forTimeInterval: 0.001)
         }
         met.append("met")

@@ -19,16 +19,22 @@ protocol Scheduler: Sendable {
     waitingAtMost limit: Duration,
     _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result
+  /// What shows that a caller can never get its slot, or nil (``WatchedScheduler``).
+  func stalled() -> String?
 }
 
 extension Scheduler {
+  /// A bare scheduler says nothing: only a ``WatchedScheduler`` follows its calls.
+  func stalled() -> String? { nil }
+
   /// A read through the scheduler, bounded: a caller that never gets its slot (a slot never
   /// released, a waiter never resumed) throws ``TimeoutError``, which the checks turn into the
-  /// step's lesson, instead of hanging the run.
+  /// step's lesson, instead of hanging the run: at once when the scheduler is seen stalled,
+  /// after 20 s otherwise.
   func read<Result: Sendable>(
     _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
-    try await withTimeout(.seconds(20), "a read through the scheduler") {
+    try await withTimeout(.seconds(20), "a read through the scheduler", stalled: stalled) {
       try await executeRead(block)
     }
   }
@@ -37,7 +43,7 @@ extension Scheduler {
   func write<Result: Sendable>(
     _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
-    try await withTimeout(.seconds(20), "a write through the scheduler") {
+    try await withTimeout(.seconds(20), "a write through the scheduler", stalled: stalled) {
       try await executeWrite(block)
     }
   }
@@ -47,7 +53,9 @@ extension Scheduler {
     waitingAtMost limit: Duration,
     _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result
   ) async throws -> Result {
-    try await withTimeout(.seconds(20), "a write that waits at most \(limit)") {
+    try await withTimeout(
+      .seconds(20), "a write that waits at most \(limit)", stalled: stalled
+    ) {
       try await executeWrite(waitingAtMost: limit, block)
     }
   }
@@ -117,7 +125,7 @@ extension Scheduler {
   /// out. True when the queue holds `count` and nobody started.
   func queued(_ count: Int, noneOf started: [Gate]) async -> Bool {
     _ = await eventually(within: .seconds(5)) {
-      waitingCount == count || started.contains { $0.isOpen }
+      waitingCount == count || started.contains { $0.isOpen } || stalled() != nil
     }
     return waitingCount == count && !started.contains { $0.isOpen }
   }
@@ -129,11 +137,12 @@ final class HeldCall: Sendable {
   let started: Gate
   private let finish: Gate
   private let call: Task<Void, any Error>
+  private let scheduler: any Scheduler
 
   /// Sends a read, or a write, without waiting for it to start.
   init(_ scheduler: any Scheduler, reading: Bool = false, log: Log? = nil, as name: String = "") {
     let (started, finish) = (Gate(), Gate())
-    (self.started, self.finish) = (started, finish)
+    (self.started, self.finish, self.scheduler) = (started, finish, scheduler)
     let block: @Sendable (ManagedObjectContext) throws -> Void = { _ in
       log?.append(name)
       started.open()
@@ -160,9 +169,11 @@ final class HeldCall: Sendable {
     call.cancel()
   }
 
-  /// How the call ended, waited for at most 10 s.
+  /// How the call ended, waited for at most 10 s, or until the scheduler is seen stalled.
   func outcome() async throws -> Result<Void, any Error> {
-    try await withTimeout(.seconds(10), "a call to the scheduler") { await self.call.result }
+    try await withTimeout(.seconds(10), "a call to the scheduler", stalled: scheduler.stalled) {
+      await self.call.result
+    }
   }
 }
 
@@ -213,7 +224,9 @@ final class SlotHolder: Sendable {
     var outcomes: [Result<String, any Error>] = []
     for waiter in waiters {
       outcomes.append(
-        try await withTimeout(.seconds(10), "a cancelled caller") { await waiter.result })
+        try await withTimeout(.seconds(10), "a cancelled caller", stalled: scheduler.stalled) {
+          await waiter.result
+        })
     }
     return (queued, outcomes)
   }

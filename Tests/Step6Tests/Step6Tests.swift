@@ -143,14 +143,20 @@ struct Step6Tests {
       // actor with an executor of its own runs its job on that executor, whatever the caller
       // prefers. Both jobs get a thread either way; whether they overlap is the executors' doing.
       async let one = withTaskExecutorPreference(SerialQueueTaskExecutor("step6-first")) {
-        await meet(on: first, barrier)
+        await meet(on: first, barrier, partner: second)
       }
       async let two = withTaskExecutorPreference(SerialQueueTaskExecutor("step6-second")) {
-        await meet(on: second, barrier)
+        await meet(on: second, barrier, partner: first)
       }
       let (met, metToo) = await (one, two)
+      let shared = sharedQueue(first, second)
       expect(
-        met && metToo, observed: "two model actors' jobs never ran at the same time",
+        met && metToo,
+        observed: "two model actors' jobs never ran at the same time"
+          + (shared.map {
+            ": \($0), and a job that runs there waits inside it: the other's job cannot start "
+              + "until it ends"
+          } ?? ""),
         lesson: Self.step.lesson(
           rule: "Each model actor has its own queue, so two of them run side by side; one "
             + "global actor runs one job at a time for everybody.",

@@ -81,17 +81,25 @@ public final class Barrier: Sendable {
   }
 }
 
-/// Thrown when an awaited operation did not finish in time.
+/// Thrown when an awaited operation did not finish in time, or (`stalled`) when the state it
+/// waits on showed that it never can.
 public struct TimeoutError: Error, CustomStringConvertible {
   public let what: String
   public let timeout: Duration
+  /// What the code's own state showed, when the wait ended before its bound because nothing
+  /// more could happen (``withTimeout(_:_:stalled:_:)``); nil when the bound ran out.
+  public let stalled: String?
 
-  public init(what: String, timeout: Duration) {
+  public init(what: String, timeout: Duration, stalled: String? = nil) {
     self.what = what
     self.timeout = timeout
+    self.stalled = stalled
   }
 
-  public var description: String { "\(what) did not finish within \(timeout)" }
+  public var description: String {
+    if let stalled { return "\(what) could not finish: \(stalled)" }
+    return "\(what) did not finish within \(timeout)"
+  }
 }
 
 /// Awaits `operation`, or throws ``TimeoutError`` after `timeout` without waiting for it to end.
@@ -99,9 +107,16 @@ public struct TimeoutError: Error, CustomStringConvertible {
 /// Unlike a task group, this never waits for a stuck child: a deadlocked operation is abandoned
 /// (it leaks), and the test fails with a message instead of hanging the run. Cancelling the
 /// caller cancels the operation, so a bounded call can still be the one a check cancels.
+///
+/// `stalled`, asked at each look of the timer (every 50 ms), says what the code's own state
+/// shows when the operation can no longer finish (a caller queued for a slot that nobody holds
+/// any more): the wait then ends at once with that observation, instead of waiting out the
+/// bound, which stays only for what no state shows (a machine that is merely slow). It must
+/// answer only from a state that cannot change by itself.
 public func withTimeout<Value: Sendable>(
   _ timeout: Duration = defaultWaitTimeout,
   _ what: String,
+  stalled: (@Sendable () -> String?)? = nil,
   _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
   let timeout = timeout * timeScale
@@ -114,8 +129,9 @@ public func withTimeout<Value: Sendable>(
           once.resume(with: .failure(error))
         }
       }
-      AwakeTimer.after(timeout, unless: { once.isDone }) {
-        once.resume(with: .failure(TimeoutError(what: what, timeout: timeout)))
+      AwakeTimer.after(timeout, unless: { once.isDone }, stalled: stalled) { observed in
+        once.resume(
+          with: .failure(TimeoutError(what: what, timeout: timeout, stalled: observed)))
       }
     }
   } onCancel: {
@@ -128,28 +144,34 @@ public func withTimeout<Value: Sendable>(
 /// the machine was kept busy elsewhere (parallel builds, the compile probes), spends only
 /// 100 ms of the bound. On a machine that runs it, it fires at `timeout`, as a plain timer
 /// would; a starved run is given the time it was starved of, instead of failing a right answer.
+/// At each look it also asks `stalled`, and fires at once, with its answer, when it has one.
 private enum AwakeTimer {
-  /// Stops looking as soon as `done` says the wait is over.
+  /// Stops looking as soon as `done` says the wait is over. `fire` gets what `stalled` said,
+  /// or nil when the time ran out.
   static func after(
     _ timeout: Duration, unless done: @escaping @Sendable () -> Bool,
-    _ fire: @escaping @Sendable () -> Void
+    stalled: (@Sendable () -> String?)?, _ fire: @escaping @Sendable (String?) -> Void
   ) {
-    look(left: timeout, last: .now, done, fire)
+    look(left: timeout, last: .now, done, stalled, fire)
   }
 
   private static func look(
     left: Duration, last: ContinuousClock.Instant, _ done: @escaping @Sendable () -> Bool,
-    _ fire: @escaping @Sendable () -> Void
+    _ stalled: (@Sendable () -> String?)?, _ fire: @escaping @Sendable (String?) -> Void
   ) {
     let step = min(left, .milliseconds(50))
     DispatchQueue.global().asyncAfter(deadline: .now() + step.seconds) {
       guard !done() else { return }
+      if let observed = stalled?() {
+        fire(observed)
+        return
+      }
       let now = ContinuousClock.now
       let left = left - min(now - last, .milliseconds(100))
       if left <= .zero {
-        fire()
+        fire(nil)
       } else {
-        look(left: left, last: now, done, fire)
+        look(left: left, last: now, done, stalled, fire)
       }
     }
   }
@@ -267,12 +289,13 @@ public func eventually(
 
 /// True when `operation` finishes within `timeout`, false when it does not: for checks whose
 /// lesson is "this must not hang" (a deadlock), where a timeout is the observation, not an error.
+/// `stalled` ends the wait early, as in ``withTimeout(_:_:stalled:_:)``.
 public func finishes(
-  within timeout: Duration, _ what: String,
+  within timeout: Duration, _ what: String, stalled: (@Sendable () -> String?)? = nil,
   _ operation: @escaping @Sendable () async throws -> Void
 ) async throws -> Bool {
   do {
-    try await withTimeout(timeout, what, operation)
+    try await withTimeout(timeout, what, stalled: stalled, operation)
     return true
   } catch is TimeoutError {
     return false
