@@ -27,6 +27,9 @@ extension Scheduler {
   /// A bare scheduler says nothing: only a ``WatchedScheduler`` follows its calls.
   func stalled() -> String? { nil }
 
+  /// Whether ``stalled()`` has something to say: a look, for a bounded wait's poll.
+  var isStalled: Bool { stalled() != nil }
+
   /// A read through the scheduler, bounded: a caller that never gets its slot (a slot never
   /// released, a waiter never resumed) throws ``TimeoutError``, which the checks turn into the
   /// step's lesson, instead of hanging the run: at once when the scheduler is seen stalled,
@@ -125,7 +128,7 @@ extension Scheduler {
   /// out. True when the queue holds `count` and nobody started.
   func queued(_ count: Int, noneOf started: [Gate]) async -> Bool {
     _ = await eventually(within: .seconds(5)) {
-      waitingCount == count || started.contains { $0.isOpen } || stalled() != nil
+      waitingCount == count || started.contains { $0.isOpen } || isStalled
     }
     return waitingCount == count && !started.contains { $0.isOpen }
   }
