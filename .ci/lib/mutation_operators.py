@@ -8,6 +8,7 @@ import pathlib
 import re
 
 import swiftlines
+from lock_split import decided_outside
 from negations import negations
 
 # The operators, in the order they are applied; a mutant that makes the same file as an earlier
@@ -15,7 +16,7 @@ from negations import negations
 OPERATORS = ["defer up", "delete", "swap", "return early", "wrap in Task", "duplicate",
              "try to try?", "try to try!", "try? to try!", "negate", "compare", "remove await",
              "perform to performAndWait", "performAndWait to perform", "shared value",
-             "first to last", "key repeats"]
+             "first to last", "key repeats", "decided outside the lock"]
 
 COMPARISONS = {"==": "!=", "!=": "==", "<": "<=", "<=": "<", ">": ">=", ">=": ">", "&&": "||",
                "||": "&&"}
@@ -185,6 +186,7 @@ def file_mutants(step, file, text, mine, shared):
                 add(operator, statement, i,
                     replaced(i, i, [line[: match.start()] + new + line[match.end():]]))
     negations(source, every, mine, add, replaced)
+    decided_outside(source, every, mine, add, replaced)
     return found
 
 

@@ -31,6 +31,10 @@ final class ProgramRun: Sendable {
   private func run(_ step: ProgramStep) {
     switch step {
     case .burst(let on, let count, let from?, _):
+      // To its own actor: first let the jobs of earlier steps end, so that none of them runs
+      // when the block enqueues, the moment an executor that runs a job inline "when nothing
+      // else runs" would take to overtake the forerunner.
+      if on == from { _ = due.waitUntilNone(within: Self.holdBound * timeScale) }
       // The block waits until a forerunner job has been handed to `on` from this thread, so its
       // own enqueues come after one that has returned: on the queue or not, they start after it.
       let forerunnerHandedOver = Gate()

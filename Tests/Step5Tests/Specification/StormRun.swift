@@ -8,9 +8,12 @@ import WorkshopSupport
 /// step-by-step programs cannot do, since they send one caller at a time. A mistake that needs
 /// two callers inside the scheduler's bookkeeping at once (a start decided under one lock and
 /// recorded under another, a count changed outside the lock) gets its chance here. Each caller
-/// runs on a thread of its own, and both leave a spinning barrier together. Which of the two
-/// asked first is unknown, so only what holds in either order is judged: a write runs alone,
-/// and each call returns its own block's result.
+/// runs on a thread of its own; both leave a barrier for one start instant, and one of them
+/// waits a little past it. Which of the two gets the slot first says which one the wait should
+/// hold back next round: a staircase that gathers the rounds where the two reach the
+/// scheduler's lock together, wherever that is on this machine. Which of the two asked first
+/// is never certain, so only what holds in either order is judged: a write runs alone, and
+/// each call returns its own block's result.
 enum StormRun {
   static let rounds = 1_500
 
@@ -20,7 +23,7 @@ enum StormRun {
   {
     let scheduler = subject.make(container)
     let ledger = StormLedger()
-    let barrier = SpinBarrier(parties: 2)
+    let line = StartLine()
     let returned: Void? = try? await withTimeout(.seconds(20), "two callers at once, in rounds") {
       await withTaskGroup(of: Void.self) { group in
         for caller in 0..<2 {
@@ -30,13 +33,10 @@ enum StormRun {
             await withTaskExecutorPreference(thread) {
               var random = SplitMix64(seed: seed &+ UInt64(caller))
               for round in 0..<rounds {
-                guard barrier.arrive(), !ledger.broken else { return }
-                // One caller a little behind the other, by a different amount each round: the
-                // two pass the scheduler's look at its state at every distance from each other.
-                if caller == 0 { spin(Int(random.next() % 300)) }
+                guard line.leave(as: caller), !ledger.broken else { return }
                 let number = round * 2 + caller + 1
                 let access: Access = random.next() % 3 == 0 ? .read : .write
-                await call(number, access, on: scheduler, ledger)
+                await call(number, access, on: scheduler, ledger, line)
               }
             }
           }
@@ -52,9 +52,11 @@ enum StormRun {
   }
 
   private static func call(
-    _ number: Int, _ access: Access, on scheduler: any Scheduler, _ ledger: StormLedger
+    _ number: Int, _ access: Access, on scheduler: any Scheduler, _ ledger: StormLedger,
+    _ line: StartLine
   ) async {
     let block: @Sendable (ManagedObjectContext) throws -> Int = { _ in
+      line.started(number, access)
       ledger.enter(number, access)
       // Inside for a few microseconds, so that a block let in beside it is seen.
       let until = ContinuousClock.now + .microseconds(2 + number % 8)
@@ -73,40 +75,87 @@ enum StormRun {
   }
 }
 
-/// Lets `parties` threads leave together. Each spins a little, so that two that arrive close
-/// together leave within nanoseconds of each other, then blocks: a thread that spins longer
-/// keeps the other from the core it needs to arrive at all. Bounded, so that a caller stuck in
-/// the scheduler ends the rounds instead of the run.
-private final class SpinBarrier: Sendable {
-  private let parties: Int
-  private let arrivals = Atomic(0)
-  private let generation = Atomic(0)
-  private let condition = NSCondition()
-
-  init(parties: Int) {
-    self.parties = parties
+/// Lets the two callers leave together, round after round, at one start instant, one of them
+/// a little later: by `lead`, a staircase moved after each round toward the distance at which
+/// the two reach the scheduler together.
+///
+/// The last to arrive names the instant, 20 to 200 µs ahead: further after a round in which a
+/// caller came to it late (a loaded machine took its core), so that both are there and spinning
+/// when it comes. A late round still runs, but does not move the staircase. A caller waiting
+/// for the other yields its core at each look, so that the other's work runs beside it on two
+/// cores. Bounded, so that a caller stuck in the scheduler ends the rounds instead of the run.
+private final class StartLine: Sendable {
+  private struct Rounds {
+    var arrived = 0
+    var start: UInt64 = 0
+    /// Nanoseconds caller 0 waits past the start (negative: caller 1 waits).
+    var lead = 0
+    var step = 400
+    /// The callers whose blocks started this round, in order, with their access.
+    var started: [(caller: Int, access: Access)] = []
+    var late = false
+    var lastMove = 0
+    /// How far ahead the start is named: long enough for a caller that blocked to wake.
+    var ahead: UInt64 = 50_000
   }
 
-  /// False when the others did not arrive within a second.
-  func arrive() -> Bool {
-    let round = generation.load(ordering: .acquiring)
-    if arrivals.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == parties {
-      arrivals.store(0, ordering: .releasing)
-      condition.lock()
-      generation.wrappingAdd(1, ordering: .releasing)
-      condition.broadcast()
-      condition.unlock()
+  private let rounds = Mutex(Rounds())
+  private let generation = Atomic(0)
+
+  /// Leaves for the next round with the other caller; false when the other did not come within a
+  /// second (it is stuck in the scheduler).
+  func leave(as caller: Int) -> Bool {
+    let seen = generation.load(ordering: .acquiring)
+    let last = rounds.withLock { rounds -> Bool in
+      rounds.arrived += 1
+      guard rounds.arrived == 2 else { return false }
+      rounds.arrived = 0
+      Self.move(&rounds)
+      rounds.start = DispatchTime.now().uptimeNanoseconds + rounds.ahead
       return true
     }
-    let spinUntil = ContinuousClock.now + .microseconds(30)
-    while generation.load(ordering: .acquiring) == round {
-      if ContinuousClock.now > spinUntil { break }
+    if last {
+      generation.wrappingAdd(1, ordering: .releasing)
+    } else if !waitForTheOther(past: seen) {
+      return false
     }
-    let deadline = Date(timeIntervalSinceNow: timeScale)
-    condition.lock()
-    defer { condition.unlock() }
-    while generation.load(ordering: .acquiring) == round {
-      if !condition.wait(until: deadline) { return false }
+    let (start, lead) = rounds.withLock { ($0.start, $0.lead) }
+    let mine = caller == 0 ? max(lead, 0) : max(-lead, 0)
+    let until = start + UInt64(mine)
+    if DispatchTime.now().uptimeNanoseconds > start { rounds.withLock { $0.late = true } }
+    while DispatchTime.now().uptimeNanoseconds < until {}
+    return true
+  }
+
+  /// Notes a block that starts.
+  func started(_ number: Int, _ access: Access) {
+    rounds.withLock { $0.started.append(((number - 1) % 2, access)) }
+  }
+
+  /// Moves the staircase after a round whose order is known: toward holding back the caller
+  /// that got there first; the step shrinks at each turn, to a floor that keeps the rounds
+  /// spread around the meeting point.
+  private static func move(_ rounds: inout Rounds) {
+    defer { (rounds.started, rounds.late) = ([], false) }
+    rounds.ahead =
+      rounds.late ? min(rounds.ahead * 2, 200_000) : max(rounds.ahead - rounds.ahead / 16, 20_000)
+    // Two reads start together whoever asks first: their order says nothing.
+    guard let first = rounds.started.first, !rounds.late,
+      rounds.started.contains(where: { $0.access == .write })
+    else { return }
+    let direction = first.caller == 0 ? 1 : -1
+    if rounds.lastMove == -direction { rounds.step = max(rounds.step * 3 / 4, 10) }
+    rounds.lastMove = direction
+    rounds.lead += direction * rounds.step
+  }
+
+  /// Spins, yielding the core at each look to any thread that wants it: the other caller's
+  /// work runs beside the spin, and the spinner still sees the start at once.
+  private func waitForTheOther(past seen: Int) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(timeScale)
+    while generation.load(ordering: .acquiring) == seen {
+      if ContinuousClock.now > deadline { return false }
+      sched_yield()
     }
     return true
   }
