@@ -5,8 +5,9 @@ import WorkshopSupport
 /// The exam by specification: random programs of calls, from many tasks at once, to three
 /// controllers sharing one container, some while a controller's saves fail and after they work
 /// again, each answer and the store after each step judged against the model
-/// (``ControllerSpecification``), and no violation allowed. The scenario checks show one mistake each; these find a mistake on another
-/// path of the same code, or with a second controller in the store.
+/// (``ControllerSpecification``), and no violation allowed. The scenario checks show one mistake
+/// each; these find a mistake on another path of the same code, or with a second controller in
+/// the store.
 ///
 /// What they cannot see: a race on the controller's own Swift state, as such. The core's checker
 /// watches the context and its objects, not a plain Swift property the class writes after

@@ -255,9 +255,9 @@ enum StepJudge {
 struct Breach: Error, Equatable {
   enum Rule: Sendable, Equatable {
     /// `violation`: the core reported code off its context's queue (or in a foreign context);
-    /// `invalidatedRead`: only uses of objects whose deletion was saved or insert undone;
-    /// `discardedInsert`: only uses of objects whose insert a rollback undid (kept although
-    /// their save threw).
+    /// `invalidatedRead`: only uses of invalidated objects, not all of them discarded inserts (a
+    /// deletion saved, say); `discardedInsert`: only uses of inserts a rollback discarded (kept
+    /// although their save threw).
     case answer, store, violation, invalidatedRead, discardedInsert
 
     /// Which part of the rule `violations` (not empty) break.
