@@ -59,7 +59,9 @@ nonisolated public final class CoreDataController: @unchecked Sendable {
   }
 }
 
-extension ManagedObjectContext {
+// `nonisolated`, like the classes: under an app target's default main-actor isolation (Xcode
+// 26), the perform blocks could not call it.
+nonisolated extension ManagedObjectContext {
   /// Saves; when the save throws, rolls back first. A failed save leaves its changes in the
   /// context, where the next save would write them: the rollback drops them, so that a call
   /// whose save failed leaves the store and the context as they were. Used by both controllers,
