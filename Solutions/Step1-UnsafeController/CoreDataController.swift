@@ -26,8 +26,10 @@ nonisolated public final class CoreDataController: @unchecked Sendable {
   public func configure() async throws {
     // The block escapes to the context's queue, so `self` is spelled out.
     try await moc.perform {
-      self.entity = CoreDataEntity(context: self.moc)
-      try self.moc.save()
+      let entity = CoreDataEntity(context: self.moc)
+      try self.moc.saveOrRollBack()
+      // Kept only once saved: a configure() that fails changes nothing.
+      self.entity = entity
     }
   }
 
@@ -35,7 +37,7 @@ nonisolated public final class CoreDataController: @unchecked Sendable {
   public func rename(to newName: String) async throws {
     try await moc.perform {
       self.entity?.name = newName
-      try self.moc.save()
+      try self.moc.saveOrRollBack()
     }
   }
 
@@ -50,9 +52,26 @@ nonisolated public final class CoreDataController: @unchecked Sendable {
     try await moc.perform {
       guard let entity = self.entity else { return }
       self.moc.delete(entity)
-      try self.moc.save()
+      try self.moc.saveOrRollBack()
       // Saved, the object is invalidated: nobody may read it again.
       self.entity = nil
+    }
+  }
+}
+
+// `nonisolated`, like the classes: under an app target's default main-actor isolation (Xcode
+// 26), the perform blocks could not call it.
+nonisolated extension ManagedObjectContext {
+  /// Saves; when the save throws, rolls back first. A failed save leaves its changes in the
+  /// context, where the next save would write them: the rollback drops them, so that a call
+  /// whose save failed leaves the store and the context as they were. Used by both controllers,
+  /// inside `perform`.
+  func saveOrRollBack() throws {
+    do {
+      try save()
+    } catch {
+      rollback()
+      throw error
     }
   }
 }

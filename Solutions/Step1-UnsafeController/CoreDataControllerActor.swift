@@ -21,7 +21,7 @@ public actor CoreDataControllerActor {
     // actor keeps it once the block is done.
     entityID = try await moc.perform {
       let entity = CoreDataEntity(context: self.moc)
-      try self.moc.save()
+      try self.moc.saveOrRollBack()  // in CoreDataController.swift
       return entity.objectID
     }
   }
@@ -34,7 +34,7 @@ public actor CoreDataControllerActor {
       let entity = try self.moc.existingObject(
         with: entityID, as: CoreDataEntity.self)
       entity.name = newName
-      try self.moc.save()
+      try self.moc.saveOrRollBack()
     }
   }
 
@@ -56,7 +56,7 @@ public actor CoreDataControllerActor {
       let entity = try self.moc.existingObject(
         with: entityID, as: CoreDataEntity.self)
       self.moc.delete(entity)
-      try self.moc.save()
+      try self.moc.saveOrRollBack()
     }
     // Back on the actor, which is reentrant: forget the ID
     // unless another call replaced it meanwhile.

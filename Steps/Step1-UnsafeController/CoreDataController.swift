@@ -24,7 +24,10 @@ nonisolated public final class CoreDataController: @unchecked Sendable {
   /// Inserts the entity and saves it.
   public func configure() async throws {
     // TODO: the insert and its save belong on the context's queue, in one block that this
-    // method awaits, so that it is done (or has thrown) when it returns.
+    // method awaits, so that it is done (or has thrown) when it returns. A save that throws
+    // leaves its changes in the context, where the next save would write them: in every method
+    // that saves, roll the context back before the error goes on, and keep the new entity only
+    // once its save has returned.
     entity = CoreDataEntity(context: moc)
     try moc.save()
   }

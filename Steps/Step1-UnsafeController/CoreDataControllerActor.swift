@@ -18,6 +18,7 @@ public actor CoreDataControllerActor {
   /// Inserts the entity and saves it.
   public func configure() async throws {
     // TODO: insert and save inside `moc.perform`; let the block hand back what the actor keeps.
+    // As in the class, a save that throws rolls the context back before the error goes on.
     entity = CoreDataEntity(context: moc)
     try moc.save()
   }

@@ -7,7 +7,9 @@ import WorkshopSupport
 /// calls come back to it). Half of each step's calls go to one controller, so that calls to the
 /// same controller often meet. In most programs one controller's context is made read-only
 /// partway; from then on half the calls go to it, and its first write, aimed at once (a rename
-/// or a delete when it keeps an entity, else a configure()), must throw the refusal.
+/// or a delete when it keeps an entity, else a configure()), must throw the refusal. A round or
+/// more later its context is writable again, and a write aimed at it (a rename when it keeps an
+/// entity, else a configure()) saves: with it, whatever a failed call left in the context.
 ///
 /// Calls made at once to one controller are at most three, and never a delete() with a rename or
 /// another delete of the same controller: the actor reads its ID before its block runs, so a
@@ -31,22 +33,37 @@ struct ControllerProgramGenerator {
     var holding = Set<Int>()
     var version = 1
     var written = Set<Int>()
-    // The round at which one controller's saves start to fail, if they do.
-    let failing = pick(3) == 0 ? nil : (at: 1 + pick(max(rounds - 2, 1)), pick(Self.controllers))
+    // The rounds at which one controller's saves start to fail and succeed again, if they do.
+    var failing: (at: Int, until: Int, controller: Int)?
+    if pick(3) != 0 {
+      let at = 1 + pick(max(rounds - 2, 1))
+      failing = (at, at + 1 + pick(max(rounds - at - 1, 1)), pick(Self.controllers))
+    }
     var readOnly: Int?
     for round in 0..<rounds {
       if let failing, failing.at == round {
-        steps.append(.readOnly(controller: failing.1))
-        readOnly = failing.1
+        steps.append(.readOnly(controller: failing.controller, on: true))
+        readOnly = failing.controller
+      }
+      if let failing, failing.until == round {
+        steps.append(.readOnly(controller: failing.controller, on: false))
+        readOnly = nil
       }
       var calls = written.sorted().map { ControllerCall.name(controller: $0) }
       written = []
-      var aimed: Int?
+      if let failing, failing.until == round {
+        // Writable again: a write that saves writes whatever a failed call left in the context.
+        let controller = failing.controller
+        calls.append(
+          holding.contains(controller)
+            ? .rename(controller: controller, version: version)
+            : .configure(controller: controller))
+        if holding.contains(controller) { version += 1 } else { holding.insert(controller) }
+        written.insert(controller)
+      }
       if let failing, failing.at == round {
-        // The first write once the saves fail is the one judged exactly: aim it, alone among
-        // the writes of its controller in this step (a configure() made with it, and taken as
-        // first, would let any answer of it pass).
-        let controller = failing.1
+        // The first write once the saves fail, aimed so that every such program has one.
+        let controller = failing.controller
         if !holding.contains(controller) {
           calls.append(.configure(controller: controller))
         } else if deletes && pick(2) == 0 {
@@ -56,12 +73,11 @@ struct ControllerProgramGenerator {
           version += 1
         }
         written.insert(controller)
-        aimed = controller
       }
       var perController = [Int: [ControllerCall]]()
       for call in calls { perController[call.controller, default: []].append(call) }
-      // Half the calls go to one controller: the read-only one, once there is one.
-      let focus = readOnly ?? pick(Self.controllers)
+      // Half the calls go to one controller: the one whose saves fail, once there is one.
+      let focus = failing.flatMap { round >= $0.at ? $0.controller : nil } ?? pick(Self.controllers)
       for _ in 0..<(3 + pick(4)) {
         let controller = pick(2) == 0 ? focus : pick(Self.controllers)
         let mine = perController[controller, default: []]
@@ -81,7 +97,6 @@ struct ControllerProgramGenerator {
           call = .name(controller: controller)
         }
         switch call {
-        case _ where call.writes && controller == aimed: continue
         case .delete where mine.contains(where: \.isDeleteOrRename): continue
         case .rename where mine.contains(where: \.isDelete): continue
         default: break

@@ -4,7 +4,7 @@ import WorkshopSupport
 /// What happened when a program ran, in order, with where it first broke the rule.
 struct ControllerHistory: Sendable {
   enum Event: Sendable {
-    case readOnly(controller: Int)
+    case readOnly(controller: Int, on: Bool)
     case together([(ControllerCall, ControllerOutcome)])
     case store([String])
   }
@@ -41,22 +41,21 @@ enum ControllerProgramRun {
     for (index, context) in contexts.enumerated() {
       context.name = "\(context.name ?? "moc") of \(ControllerCall.letter(index))"
     }
-    var tainted = Set<String>()
     var states: Set<ControllerSpecification> = [
       ControllerSpecification(controllers: controllers.count)
     ]
     var history = ControllerHistory()
     for step in steps {
       switch step {
-      case .readOnly(let controller):
-        contexts[controller].isReadOnly = true
+      case .readOnly(let controller, let on):
+        contexts[controller].isReadOnly = on
         states = Set(
           states.map { state in
             var state = state
-            state.readOnly.insert(controller)
+            if on { state.readOnly.insert(controller) } else { state.readOnly.remove(controller) }
             return state
           })
-        history.events.append(.readOnly(controller: controller))
+        history.events.append(.readOnly(controller: controller, on: on))
       case .together(let calls):
         let outcomes = await withTaskGroup(of: (Int, ControllerOutcome).self) { group in
           for (index, call) in calls.enumerated() {
@@ -68,21 +67,13 @@ enum ControllerProgramRun {
         }
         let pairs = Array(zip(calls, outcomes))
         history.events.append(.together(pairs))
-        // A violation first: code off its context's queue explains any answer. Step 1 does
-        // not say what a controller keeps after a save that failed (``ControllerSpecification``):
-        // an object it then reads whose insert or deletion was undone is not judged here.
-        for (call, outcome) in pairs where outcome == .refused {
-          tainted.insert(contexts[call.controller].name ?? "")
-        }
-        let violations = container.violations.filter {
-          !($0.kind == .invalidatedObject && tainted.contains($0.contextName))
-        }
+        // A violation first: code off its context's queue explains any answer.
+        let violations = container.violations
         if !violations.isEmpty {
           history.breach = (
             history.events.count - 1,
             Breach(
-              rule: violations.allSatisfy { $0.kind == .invalidatedObject }
-                ? .invalidatedRead : .violation,
+              rule: Breach.Rule(violations),
               observed: "\(violations.count) violation(s):\n" + describe(violations, limit: 4))
           )
           return history

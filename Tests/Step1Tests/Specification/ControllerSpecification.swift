@@ -1,3 +1,5 @@
+import ManagedObjectCore
+
 /// One call a random program makes to a controller. Controllers are named by number (`A` is 0);
 /// each controller is the subject's shape (class or actor), and all of them share one container.
 enum ControllerCall: Sendable, Equatable {
@@ -44,10 +46,10 @@ enum ControllerCall: Sendable, Equatable {
 }
 
 /// One step of a program: calls made at once, from a task each; or a controller's context made
-/// read-only (every save with changes throws), which it stays to the end of the program.
+/// read-only (`on`: every save with changes throws) or writable again.
 enum ControllerStep: Sendable, Equatable {
   case together([ControllerCall])
-  case readOnly(controller: Int)
+  case readOnly(controller: Int, on: Bool)
 }
 
 /// What a call answered, written down after it returned.
@@ -74,26 +76,21 @@ enum ControllerOutcome: Sendable, Equatable, CustomStringConvertible {
 /// store holds. `configure()` saves a new entity (named "") and keeps it; the one it kept before
 /// stays in the store, kept by nobody. `rename(to:)` renames the kept entity and saves;
 /// `delete()` deletes it and saves, and the controller keeps nothing; with nothing kept, both
-/// return and do nothing. `name()` reads the kept entity's name, nil when there is none. A call
-/// whose save fails (its context is read-only) throws that error and leaves the store as it
-/// was. Calls made at once run whole, one after another, in some order: a history keeps the rule
-/// when some order of each step's calls gives every answer recorded and the store seen after the
-/// step. No call may make the core report a violation.
+/// return and do nothing. `name()` reads the kept entity's name, nil when there is none. Calls
+/// made at once run whole, one after another, in some order: a history keeps the rule when some
+/// order of each step's calls gives every answer recorded and the store seen after the step. No
+/// call may make the core report a violation.
 ///
-/// What Step 1 leaves open: what a controller holds after a save that failed. The changes of a
-/// failed save stay in its context (Step 6 teaches the rollback that undoes them), so its later
-/// answers depend on the shape: the solution's class, for one, keeps the entity whose insert
-/// failed to save, and a delete() of it then leaves an object that name() reads invalidated. The
-/// model forgets what such a controller holds ("tainted") and judges only that its configure()
-/// still throws the refusal, and its renames and deletes the refusal or nothing; the run excuses
-/// the core's invalidated-object reports for its context. Its context stays read-only to the end,
-/// so none of its changes can reach the store, which is judged whole as before.
+/// A call whose save fails (its context is read-only) throws that error and changes nothing: the
+/// store stays as it was, the controller keeps what it kept before the call (after a failed
+/// configure(), the entity of the configure() before, or nothing), and no later save writes any
+/// of the failed call's changes. Core Data leaves a failed save's changes in the context, where
+/// the next save would write them: the controller rolls them back. The context is made writable
+/// again later in most programs, so that a change left behind reaches the store and is seen.
 struct ControllerSpecification: Hashable, Sendable {
   enum Holds: Hashable, Sendable {
     case nothing
     case entity(name: String)
-    /// A write of this controller failed: what it holds is not the rule's business.
-    case tainted
 
     var name: String? {
       if case .entity(let name) = self { return name }
@@ -121,30 +118,14 @@ struct ControllerSpecification: Hashable, Sendable {
     orphans.sort()
   }
 
-  /// A write refused by the read-only context: the controller's kept entity stays in the store
-  /// as it was, and what the controller holds from now on is open.
-  private mutating func taint(_ controller: Int) {
-    orphan(holds[controller].name)
-    holds[controller] = .tainted
-  }
-
-  /// What `call`, run alone on this state, must answer (one of, for a tainted controller's
-  /// rename or delete).
-  func due(_ call: ControllerCall) -> [ControllerOutcome] {
-    let controller = call.controller
-    let held = holds[controller]
-    let refusing = readOnly.contains(controller)
-    if held == .tainted {
-      switch call {
-      case .configure: return [.refused]  // an insert always has something to save
-      case .rename, .delete: return [.refused, .done]
-      case .name: return []  // anything
-      }
-    }
-    switch call {
-    case .configure: return [refusing ? .refused : .done]
-    case .rename, .delete: return [held == .nothing || !refusing ? .done : .refused]
-    case .name: return [.name(held.name)]
+  /// What `call`, run alone on this state, must answer.
+  func due(_ call: ControllerCall) -> ControllerOutcome {
+    let held = holds[call.controller]
+    let refusing = readOnly.contains(call.controller)
+    return switch call {
+    case .configure: refusing ? .refused : .done  // an insert always has something to save
+    case .rename, .delete: held == .nothing || !refusing ? .done : .refused
+    case .name: .name(held.name)
     }
   }
 
@@ -152,18 +133,11 @@ struct ControllerSpecification: Hashable, Sendable {
   mutating func apply(_ call: ControllerCall, _ outcome: ControllerOutcome) -> String? {
     let due = due(call)
     let controller = call.controller
-    if case .name = call, holds[controller] == .tainted {
-      if case .name = outcome { return nil }
+    guard outcome == due else {
+      return "\(call.described) answered \(outcome), where \(due) is due"
     }
-    guard due.contains(outcome) else {
-      let expected = due.map(\.description).joined(separator: " or ")
-      return "\(call.described) answered \(outcome), where \(expected) is due"
-    }
-    if outcome == .refused {
-      taint(controller)
-      return nil
-    }
-    guard holds[controller] != .tainted else { return nil }
+    // A refused call changes nothing.
+    guard outcome != .refused else { return nil }
     switch call {
     case .configure:
       orphan(holds[controller].name)
@@ -281,8 +255,23 @@ enum StepJudge {
 struct Breach: Error, Equatable {
   enum Rule: Sendable, Equatable {
     /// `violation`: the core reported code off its context's queue (or in a foreign context);
-    /// `invalidatedRead`: only reads of objects whose deletion was saved or insert undone.
-    case answer, store, violation, invalidatedRead
+    /// `invalidatedRead`: only uses of invalidated objects, not all of them discarded inserts (a
+    /// deletion saved, say); `discardedInsert`: only uses of inserts a rollback discarded (kept
+    /// although their save threw).
+    case answer, store, violation, invalidatedRead, discardedInsert
+
+    /// Which part of the rule `violations` (not empty) break.
+    init(_ violations: [ConcurrencyViolation]) {
+      if violations.allSatisfy({
+        $0.kind == .invalidatedObject && $0.location.hasPrefix("after its insertion was rolled")
+      }) {
+        self = .discardedInsert
+      } else if violations.allSatisfy({ $0.kind == .invalidatedObject }) {
+        self = .invalidatedRead
+      } else {
+        self = .violation
+      }
+    }
   }
   let rule: Rule
   let observed: String
