@@ -68,12 +68,14 @@ enum RaceCheck {
   }
 
   /// The environment of each run: your side only, deadlines stretched, and the sanitizer told
-  /// to go on after a report and to skip the toolchain's false positives on Linux (the file
-  /// explains each).
+  /// to go on after a report, to end the process with its own exit code (a checks' child
+  /// process that saw a race would otherwise exit 66, and its check would fail for that), and
+  /// to skip the toolchain's false positives on Linux (the file explains each). The races are
+  /// read from the output, not from exit codes.
   static func variables(in workspace: Workspace) -> [String: String] {
     let environment = ProcessInfo.processInfo.environment
     var options =
-      "suppressions=\(workspace.url(".ci/tsan-suppressions.txt").path) halt_on_error=0"
+      "suppressions=\(workspace.url(".ci/tsan-suppressions.txt").path) halt_on_error=0 exitcode=0"
     // Yours after ours: the sanitizer takes the last value of a flag.
     if let yours = environment["TSAN_OPTIONS"], !yours.isEmpty { options += " \(yours)" }
     return [
