@@ -121,6 +121,14 @@ public final class ManagedObjectContext: Sendable {
     try core.performAndWait(block)
   }
 
+  /// The contexts whose queues wait for each other through this one's, by name, this one's
+  /// first, when they do; nil otherwise. Each of them runs a block on a thread that waits in
+  /// `performAndWait` for the next one's queue, and the last waits for this one's: a serial
+  /// queue starts nothing while its block runs, so none of them will run anything again, a
+  /// deadlock. Thread-safe. Core Data has no such query; a check asks it to report a deadlock
+  /// as soon as it is certain, instead of waiting out a bound.
+  public var performAndWaitCycle: [String]? { WaitsFor.cycle(through: core.id) }
+
   // MARK: - Objects
 
   /// Creates and inserts a new object, like `NSEntityDescription.insertNewObject(forEntityName:into:)`.

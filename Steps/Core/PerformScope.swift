@@ -63,6 +63,12 @@ enum PerformScope {
     frameBox()?.frame.entries.contains { $0.id == id } ?? false
   }
 
+  /// The contexts whose blocks this thread runs further up its stack, whether or not its frame
+  /// applies here: their queues run nothing else until those blocks end.
+  static var heldByThisThread: [Entry] {
+    frameBox()?.frame.entries ?? []
+  }
+
   /// Runs `body` with `frame` as the current thread's frame, then restores the previous one. The
   /// frame belongs to the queue running `body`.
   static func run<Result, Failure: Error>(

@@ -94,6 +94,10 @@ enum ChildScenario: String, Codable, Sendable {
     case .readsTogether: try await Step5Tests.threeReadsBehindAWrite(subject)
     case .timedWrite:
       try await Step5Tests.cappedWrites(subject)
+      // The rounds that race the timer against the grant look for what the scenarios cannot
+      // see; once these failed, the verdict stands, and the rounds would only wait out their
+      // bounds behind a caller left stuck.
+      guard !currentCheckHasFailed else { return }
       try await Step5Tests.timerAgainstGrant(subject)
     case .admissionHistories: try await Step5Tests.randomHistories(subject, level: .admission)
     case .cancellationHistories:

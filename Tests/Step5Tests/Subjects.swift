@@ -189,10 +189,14 @@ final class SlotHolder: Sendable {
     self.held = held
   }
 
-  /// Starts a write (or a read) and returns once its block runs, holding the slot.
+  /// Starts a write (or a read) and returns once its block runs, holding the slot; or, bounded,
+  /// once the scheduler is seen to keep it waiting for good (behind a caller never let in),
+  /// where the check's next wait says what went wrong.
   static func take(_ scheduler: any Scheduler, reading: Bool = false) async -> SlotHolder {
     let held = HeldCall(scheduler, reading: reading)
-    _ = await held.started.opened()
+    _ = await eventually(within: defaultWaitTimeout) {
+      held.started.isOpen || scheduler.isStalled
+    }
     return SlotHolder(held)
   }
 

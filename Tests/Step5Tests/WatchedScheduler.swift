@@ -72,8 +72,8 @@ final class WatchedScheduler: Scheduler {
     }
   }
 
-  /// What shows that a caller waits for a slot it can never get, or nil while something can
-  /// still happen.
+  /// What shows that a caller waits for a slot it can never get, or that the queue keeps callers
+  /// it already resumed, or nil while something can still happen.
   ///
   /// Judged from a state that cannot change by itself: every caller that has not started its
   /// block is counted in the scheduler's own `waitingCount` (none is on its way into the queue,
@@ -83,7 +83,9 @@ final class WatchedScheduler: Scheduler {
   /// only reads wait; or a caller cancelled before or while it waited is still counted there.
   /// Nothing is then left that would let a waiter in or take it out. A right answer never shows
   /// it: its release, and its cancellation handler, empty the queue's front under its lock
-  /// before the caller returns. The state is read between two readings of the calls that agree
+  /// before the caller returns. Or the scheduler counts more callers waiting than have asked and
+  /// not started: a right answer takes a caller out of its queue before it resumes it, so the
+  /// rest were resumed and left in it. The state is read between two readings of the calls that agree
   /// (nothing happened in between), and must be seen the same for ``steadyFor`` and in
   /// ``steadyLooks`` looks before it counts: it is asked by the polls of bounded waits, and
   /// waits for nothing itself.
@@ -156,6 +158,15 @@ private struct StalledState: Equatable {
     let live = calls.all.filter { $0.phase != .returned }
     let unstarted = live.filter { $0.phase == .asked }
     let running = live.filter { $0.phase == .running }
+    // More callers counted than could be in the queue: a right answer queues only callers that
+    // asked here and have not started (each leaves the queue before it is resumed). Those the
+    // count holds beyond that were resumed and left in it, until a release resumes them again.
+    if waiting > unstarted.count {
+      observed =
+        "waitingCount said \(waiting), yet only \(unstarted.count) caller(s) had neither started "
+        + "nor returned: the queue still counted callers that had been resumed"
+      return
+    }
     // A block that ended, whose caller has not returned: its release may be on its way.
     guard !live.contains(where: { $0.phase == .ended }) else { return nil }
     // Every caller that has not started is in the queue by the scheduler's own count.

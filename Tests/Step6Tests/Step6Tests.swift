@@ -1,5 +1,6 @@
 import Foundation
 import ManagedObjectCore
+import Synchronization
 import Testing
 import WorkshopSupport
 
@@ -180,16 +181,33 @@ struct Step6Tests {
       let barrier = Barrier(parties: 2)
       // The callers start on Dispatch threads, not on the cooperative pool: a blocking enqueue
       // then blocks those, and the pool stays free to end the wait and report the deadlock.
-      let finished = try await finishes(within: .seconds(15), "model actors calling each other") {
+      // The wait ends at once when the two contexts' queues wait for each other in
+      // performAndWait, each holding the other's caller: a deadlock, certain from that state.
+      let cycle = Mutex<[String]?>(nil)
+      let finished = try await finishes(
+        within: .seconds(15), "model actors calling each other",
+        stalled: {
+          guard let found = first.context.performAndWaitCycle else { return nil }
+          cycle.withLock { $0 = found }
+          return found.joined(separator: " → ")
+        }
+      ) {
         try await withTaskExecutorPreference(DispatchTaskExecutor.shared) {
           async let one = callPartner(on: first, partner: second, meeting: barrier)
           async let two = callPartner(on: second, partner: first, meeting: barrier)
           _ = try await (one, two)
         }
       }
+      let waited = cycle.withLock { $0 }
       expect(
         finished,
-        observed: "two model actors whose jobs called each other did not finish within 15 s",
+        observed: "two model actors whose jobs called each other "
+          + (waited.map {
+            "waited for each other for good: their contexts ("
+              + $0.map { "'\($0)'" }.joined(separator: ", ")
+              + ") each ran a job on its own queue that waited in performAndWait for the "
+              + "other's queue, and a queue runs one block at a time"
+          } ?? "did not finish within 15 s"),
         lesson: Self.step.lesson(
           rule: "enqueue must never block: model actors call each other, and the runtime calls "
             + "enqueue from another executor's job.",

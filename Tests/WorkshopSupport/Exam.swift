@@ -145,6 +145,11 @@ public var isVerifyMode: Bool {
   WorkshopEnvironment.isOn(WorkshopEnvironment.verify)
 }
 
+/// True when the check running now has already recorded a failure: a scenario made of parts may
+/// stop there, since the check's verdict is given, instead of waiting out the next part's bounds
+/// behind a caller the first part left stuck.
+public var currentCheckHasFailed: Bool { ExamScore.current?.failed ?? false }
+
 /// Counts the failures an exam's helpers record, for its scoreboard line.
 final class ExamScore: Sendable {
   @TaskLocal static var current: ExamScore?

@@ -30,9 +30,13 @@ extension ContextCore {
     if isInScope || PerformScope.threadHolds(id) {
       return try PerformScope.run(frame: frame, block)
     }
-    let outcome: Swift.Result<Result, Failure> = queue.sync {
-      PerformScope.run(frame: frame) {
-        Swift.Result { () throws(Failure) -> Result in try block() }
+    // Recorded as a wait, so that two queues that wait for each other can be seen
+    // (`ManagedObjectContext.performAndWaitCycle`).
+    let outcome: Swift.Result<Result, Failure> = WaitsFor.waiting(for: self) {
+      queue.sync {
+        PerformScope.run(frame: frame) {
+          Swift.Result { () throws(Failure) -> Result in try block() }
+        }
       }
     }
     return try outcome.get()

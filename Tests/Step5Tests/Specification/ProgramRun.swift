@@ -22,8 +22,15 @@ struct ProgramRun {
   var cancelStep = 800
 
   /// How long one step may take to show its effect. A right answer needs microseconds; this
-  /// only keeps a stuck one from holding the run.
+  /// only keeps a stuck one from holding the run. A caller left waiting for good ends the
+  /// settle before it, as soon as the run's state shows it (``StalledRun``).
   static let settleBound: Duration = .seconds(1)
+  /// When set (a candidate run while a failing program is shrunk), the moment the run gives up:
+  /// a settle still unsettled then ends the run without a verdict, so that shrinking never
+  /// waits out a bound past its budget. A candidate given up on is not taken for one that fails.
+  var giveUpAt: ContinuousClock.Instant?
+  /// True when the run was given up at `giveUpAt`.
+  private(set) var gaveUp = false
 
   init(_ subject: Subject, on container: PersistentContainer, seed: UInt64) {
     self.subject = subject
@@ -37,17 +44,20 @@ struct ProgramRun {
     for step in steps {
       guard await perform(step) else { continue }
       if let breach = await settle(awaiting: step.awaits) { return breach }
+      if gaveUp { return nil }
     }
     while let call = HistoryReplay(history.all).model.running.keys.min() {
       history.record(.finish(call, throwing: false))
       calls[call]?.command(.finish(throwing: false))
       if let breach = await settle() { return breach }
+      if gaveUp { return nil }
     }
     // Last, a write: with every block ended, the slot must be free, whatever happened before.
     let last = (calls.keys.max() ?? 0) + 1
     for step in [ProgramStep.ask(last, .write), .finish(last, throwing: false)] {
       guard await perform(step) else { continue }
       if let breach = await settle(awaiting: step.awaits) { return breach }
+      if gaveUp { return nil }
     }
     return nil
   }
@@ -187,7 +197,11 @@ struct ProgramRun {
 
   /// Waits until the scheduler has done what the model says it must, or the history breaks
   /// the rule; a breach either way.
-  private func settle(awaiting: Set<Int> = []) async -> Breach? {
+  ///
+  /// It ends early, with what it saw, when the run shows a caller waiting for good
+  /// (``StalledRun``), seen the same for a while (``StallSighting``): the bound stays only for
+  /// what no state shows.
+  private mutating func settle(awaiting: Set<Int> = []) async -> Breach? {
     let (history, scheduler) = (self.history, self.scheduler)
     // The bound counts the time the run could look, not the time the process was kept from
     // running (a loaded machine, the thread pool busy elsewhere): a look that comes much later
@@ -196,13 +210,31 @@ struct ProgramRun {
     var left = Self.settleBound * timeScale
     var (looks, last, extended) = (0, ContinuousClock.now, false)
     // Replayed again only when something new was recorded: most looks see nothing new.
-    var replay = HistoryReplay(history.all)
+    var entries = history.all
+    var replay = HistoryReplay(entries)
+    var sighting = StallSighting()
     while left > .zero {
-      if history.count != replay.length { replay = HistoryReplay(history.all) }
+      if history.count != replay.length {
+        entries = history.all
+        replay = HistoryReplay(entries)
+      }
       if let breach = replay.breach { return breach }
       // Settled: what happens next (a timer firing a moment later) is judged by the next
       // step's settle, not taken for this one's failure, as a look taken again here would.
-      if replay.unmet(waitingCount: scheduler.waitingCount, awaiting: awaiting) == nil {
+      let waiting = scheduler.waitingCount
+      guard let unmet = replay.unmet(waitingCount: waiting, awaiting: awaiting) else {
+        return nil
+      }
+      // The count read between two readings of the history that agree: nothing happened in
+      // between.
+      let still = history.count == entries.count
+      if let stalled = sighting.look(
+        still ? StalledRun(entries, waitingCount: waiting) : nil, scale: timeScale)
+      {
+        return Breach(at: nil, rule: unmet.rule, observed: unmet.text + ": " + stalled)
+      }
+      if let giveUpAt, ContinuousClock.now >= giveUpAt {
+        gaveUp = true
         return nil
       }
       looks += 1

@@ -17,10 +17,13 @@ extension FailingProgram {
     _ subject: Subject, on container: PersistentContainer, seed: UInt64, budget: Duration
   ) async -> FailingProgram {
     let rule = breach.rule
+    // Each candidate gives up when the budget is spent, rather than waiting out its bound.
+    let deadline = ContinuousClock.now + budget
     let best = await Shrinking.shrink(
       steps, failing: (breach, history), budget: budget
     ) { candidate -> (Breach, [SchedulerHistory.Entry])? in
       var run = ProgramRun(subject, on: container, seed: seed)
+      run.giveUpAt = deadline
       guard let breach = await run.run(candidate), breach.rule == rule else { return nil }
       return (breach, run.history.all)
     }
