@@ -14,17 +14,7 @@ import WorkshopSupport
 final class WatchedScheduler: Scheduler {
   private let base: any Scheduler
   private let calls = Mutex(Calls())
-  /// The stalled state seen last, when it was last looked at, for how long it has been seen
-  /// (counted as ``stalled()`` says), and in how many looks.
-  private let sighting = Mutex<
-    (state: StalledState, last: ContinuousClock.Instant, seen: Duration, looks: Int)?
-  >(nil)
-
-  /// How long the same stalled state must be seen, and in how many looks at least, before it
-  /// counts. A right answer never shows it at all (see ``stalled()``); this only keeps a look
-  /// that fell between two steps of an answer that is merely unusual from deciding.
-  static let steadyFor: Duration = .milliseconds(100)
-  static let steadyLooks = 5
+  private let sighting = Mutex(StallSighting<StalledState>())
 
   init(_ base: any Scheduler) {
     self.base = base
@@ -86,31 +76,15 @@ final class WatchedScheduler: Scheduler {
   /// before the caller returns. Or the scheduler counts more callers waiting than have asked and
   /// not started: a right answer takes a caller out of its queue before it resumes it, so the
   /// rest were resumed and left in it. The state is read between two readings of the calls that agree
-  /// (nothing happened in between), and must be seen the same for ``steadyFor`` and in
-  /// ``steadyLooks`` looks before it counts: it is asked by the polls of bounded waits, and
+  /// (nothing happened in between), and must be seen the same for a while, in several looks
+  /// (``StallSighting``), before it counts: it is asked by the polls of bounded waits, and
   /// waits for nothing itself.
   func stalled() -> String? {
     let before = calls.withLock { $0 }
     let waiting = base.waitingCount
     let after = calls.withLock { $0.events }
-    guard after == before.events, let state = StalledState(before, waiting: waiting) else {
-      sighting.withLock { $0 = nil }
-      return nil
-    }
-    // Each gap between two looks counts for at most 25 ms: a process kept from running (a
-    // loaded machine) does not see a state for long by looking at it seconds apart.
-    let now = ContinuousClock.now
-    let (seen, looks) = sighting.withLock { sighting in
-      if let last = sighting, last.state == state {
-        sighting = (state, now, last.seen + min(now - last.last, .milliseconds(25)), last.looks + 1)
-      } else {
-        sighting = (state, now, .zero, 1)
-      }
-      return (sighting!.seen, sighting!.looks)
-    }
-    guard looks >= Self.steadyLooks, seen >= Self.steadyFor * timeScale else { return nil }
-    return state.observed
-      + " (the same in \(looks) looks over \(Int(seen / .milliseconds(1))) ms)"
+    let state = after == before.events ? StalledState(before, waiting: waiting) : nil
+    return sighting.withLock { $0.look(state, scale: timeScale) }
   }
 }
 
@@ -148,7 +122,7 @@ private struct Calls {
 }
 
 /// A state in which a caller waits for a slot it can never get: what was seen, in words.
-private struct StalledState: Equatable {
+private struct StalledState: StalledPicture {
   let observed: String
   /// How many events the calls had: the same state seen again has had none since.
   let events: Int

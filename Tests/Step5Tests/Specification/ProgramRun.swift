@@ -212,7 +212,7 @@ struct ProgramRun {
     // Replayed again only when something new was recorded: most looks see nothing new.
     var entries = history.all
     var replay = HistoryReplay(entries)
-    var sighting = StallSighting()
+    var sighting = StallSighting<StalledRun>()
     while left > .zero {
       if history.count != replay.length {
         entries = history.all

@@ -15,7 +15,7 @@
 /// callers resumed and left in the queue. A right answer never shows either: its release, its
 /// cancellation handler and its timer take a caller out of the queue, under its lock, before
 /// the caller is resumed.
-struct StalledRun: Equatable {
+struct StalledRun: StalledPicture {
   let observed: String
   /// How many events the history had, and what `waitingCount` said: the same state seen again
   /// has had no event since.
@@ -81,19 +81,25 @@ struct StalledRun: Equatable {
   }
 }
 
-/// Follows the stalled states a settle sees, look by look: one counts once it was seen the same
+/// A state in which a caller waits for a slot it can never get, with what was seen, in words.
+protocol StalledPicture: Equatable {
+  var observed: String { get }
+}
+
+/// Follows the stalled states that looks see (a settle's, a bounded wait's), look by look: one
+/// counts once it was seen the same
 /// for ``steadyFor`` (each gap between two looks counting at most 25 ms, so that a process kept
 /// from running does not see a state for long by looking at it seconds apart) and in
 /// ``steadyLooks`` looks. A right answer never shows one at all; this only keeps a look that fell
 /// between two steps of an answer that is merely unusual from deciding.
-struct StallSighting {
-  static let steadyFor: Duration = .milliseconds(100)
-  static let steadyLooks = 5
+struct StallSighting<State: StalledPicture> {
+  static var steadyFor: Duration { .milliseconds(100) }
+  static var steadyLooks: Int { 5 }
 
-  private var last: (state: StalledRun, at: ContinuousClock.Instant, seen: Duration, looks: Int)?
+  private var last: (state: State, at: ContinuousClock.Instant, seen: Duration, looks: Int)?
 
   /// Takes in one look (nil: no stalled state); what was seen, once it counts.
-  mutating func look(_ state: StalledRun?, scale: Double) -> String? {
+  mutating func look(_ state: State?, scale: Double) -> String? {
     guard let state else {
       last = nil
       return nil
