@@ -93,7 +93,7 @@ protocol StalledPicture: Equatable {
 /// ``steadyLooks`` looks. A right answer never shows one at all; this only keeps a look that fell
 /// between two steps of an answer that is merely unusual from deciding.
 struct StallSighting<State: StalledPicture> {
-  static var steadyFor: Duration { .milliseconds(100) }
+  static var steadyFor: Duration { .milliseconds(250) }
   static var steadyLooks: Int { 5 }
 
   private var last: (state: State, at: ContinuousClock.Instant, seen: Duration, looks: Int)?

@@ -16,7 +16,9 @@ import WorkshopSupport
 /// each call returns its own block's result.
 enum StormRun {
   /// Rounds in which both callers were at the start in time, and at most how many rounds in
-  /// all: a round a loaded machine made late still runs, but is not counted.
+  /// all: a round a loaded machine made late still runs, but is not counted. Rounds past the
+  /// first 1,500 run only within a second of the start, so that a slow machine (the
+  /// sanitizers) is not kept busy for long.
   static let rounds = 1_500
   static let roundsAtMost = 4_500
 
@@ -85,8 +87,8 @@ enum StormRun {
 /// The last to arrive names the instant, 20 to 200 µs ahead: further after a round in which a
 /// caller came to it late (a loaded machine took its core), so that both are there and spinning
 /// when it comes. A late round still runs, but does not move the staircase. A caller waiting
-/// for the other yields its core at each look, so that the other's work runs beside it on two
-/// cores. Bounded, so that a caller stuck in the scheduler ends the rounds instead of the run.
+/// for the other yields its core at each look for a moment, then blocks. Bounded, so that a
+/// caller stuck in the scheduler ends the rounds instead of the run.
 private final class StartLine: Sendable {
   private struct Rounds {
     var arrived = 0
@@ -107,6 +109,9 @@ private final class StartLine: Sendable {
 
   private let rounds = Mutex(Rounds())
   private let generation = Atomic(0)
+  private let condition = NSCondition()
+  /// Rounds past ``StormRun/rounds`` are run only within this time from the first.
+  private let extraRoundsUntil = ContinuousClock.now + .seconds(1)
 
   /// Leaves for the next round with the other caller; false when enough rounds were in time,
   /// or when the other did not come within a second (it is stuck in the scheduler).
@@ -119,7 +124,10 @@ private final class StartLine: Sendable {
       if rounds.all > 0, !rounds.late { rounds.inTime += 1 }
       rounds.all += 1
       Self.move(&rounds)
-      if rounds.inTime >= StormRun.rounds {
+      let enough =
+        rounds.inTime >= StormRun.rounds
+        || (rounds.all > StormRun.rounds && ContinuousClock.now > extraRoundsUntil)
+      if enough {
         rounds.start = 0
       } else {
         rounds.start = DispatchTime.now().uptimeNanoseconds + rounds.ahead
@@ -127,7 +135,10 @@ private final class StartLine: Sendable {
       return true
     }
     if last {
+      condition.lock()
       generation.wrappingAdd(1, ordering: .releasing)
+      condition.broadcast()
+      condition.unlock()
     } else if !waitForTheOther(past: seen) {
       return false
     }
@@ -162,13 +173,20 @@ private final class StartLine: Sendable {
     rounds.lead += direction * rounds.step
   }
 
-  /// Spins, yielding the core at each look to any thread that wants it: the other caller's
-  /// work runs beside the spin, and the spinner still sees the start at once.
+  /// Spins for a moment, yielding the core at each look to any thread that wants it, so that
+  /// the other caller's work runs beside the spin and a spinner sees the start at once; then
+  /// blocks, so that a slow round (a loaded machine, the sanitizers) burns no core that the
+  /// rest of the run needs. A round a blocked caller wakes late to is not counted.
   private func waitForTheOther(past seen: Int) -> Bool {
-    let deadline = ContinuousClock.now + .seconds(timeScale)
-    while generation.load(ordering: .acquiring) == seen {
-      if ContinuousClock.now > deadline { return false }
+    let spinUntil = ContinuousClock.now + .microseconds(200)
+    while generation.load(ordering: .acquiring) == seen, ContinuousClock.now < spinUntil {
       sched_yield()
+    }
+    let deadline = Date(timeIntervalSinceNow: timeScale)
+    condition.lock()
+    defer { condition.unlock() }
+    while generation.load(ordering: .acquiring) == seen {
+      if !condition.wait(until: deadline) { return false }
     }
     return true
   }
