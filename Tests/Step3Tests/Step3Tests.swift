@@ -227,7 +227,7 @@ struct Step3Tests {
 }
 
 /// The compile-time half of the lesson: each probe in `Tests/Step3Tests/Probes`, compiled
-/// against each side. They compile in parallel.
+/// against your side (and the solution's in verify mode). They compile in parallel.
 @Suite("Step 3 — what the compiler checks")
 struct Step3ProbeTests {
   /// The first three are what isolating the types buys, so the starter fails them. The others
