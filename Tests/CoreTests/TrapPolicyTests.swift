@@ -11,15 +11,17 @@ struct TrapPolicyTests {
     "Under .trap an illegal access ends the process, naming the violation",
     arguments: Breach.allCases)
   func trapEndsTheProcess(_ breach: Breach) async {
-    let result = await #expect(
-      processExitsWith: .failure, observing: [\.standardErrorContent],
-      "under .trap, '\(breach)' must stop the process"
-    ) { [breach] in
-      try await withTimeout(.seconds(10), "the breach '\(breach)'") {
-        try await breach.commit()
+    let result = await withExitTestOffThePool {
+      await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent],
+        "under .trap, '\(breach)' must stop the process"
+      ) { [breach] in
+        try await withTimeout(.seconds(10), "the breach '\(breach)'") {
+          try await breach.commit()
+        }
+        // Only reached when the access did not trap.
+        FileHandle.standardError.write(Data("\(Breach.survivedMarker)\n".utf8))
       }
-      // Only reached when the access did not trap.
-      FileHandle.standardError.write(Data("\(Breach.survivedMarker)\n".utf8))
     }
     guard let result else { return }  // the failed expectation already says how it exited
     let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -36,13 +38,15 @@ struct TrapPolicyTests {
 
   @Test("Under .trap legal access runs to the end")
   func trapAllowsLegalAccess() async {
-    await #expect(
-      processExitsWith: .success, "legal work under .trap must not stop the process"
-    ) {
-      let container = try await withTimeout(.seconds(10), "legal work under .trap") {
-        try await legalWorkload(.trap)
+    await withExitTestOffThePool {
+      await #expect(
+        processExitsWith: .success, "legal work under .trap must not stop the process"
+      ) {
+        let container = try await withTimeout(.seconds(10), "legal work under .trap") {
+          try await legalWorkload(.trap)
+        }
+        guard container.concurrencyCheckingPolicy == .trap else { throw PolicyFailure("policy") }
       }
-      guard container.concurrencyCheckingPolicy == .trap else { throw PolicyFailure("policy") }
     }
   }
 

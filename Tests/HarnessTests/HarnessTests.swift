@@ -62,14 +62,16 @@ struct HarnessTests {
   #if compiler(>=6.3)
     @Test("The watchdog ends a hung check with a message naming it and the likely cause")
     func watchdogEndsAHang() async {
-      let result = await #expect(
-        processExitsWith: .failure, observing: [\.standardErrorContent]
-      ) {
-        _ = Watchdog.shared.arm(
-          "StepX — 'a check that hangs' (yours)", likelyCause: "a deliberate hang",
-          after: .milliseconds(200))
-        let never = DispatchSemaphore(value: 0)
-        _ = never.wait(timeout: .now() + 30)  // blocked, as a deadlocked check would be
+      let result = await withExitTestOffThePool {
+        await #expect(
+          processExitsWith: .failure, observing: [\.standardErrorContent]
+        ) {
+          _ = Watchdog.shared.arm(
+            "StepX — 'a check that hangs' (yours)", likelyCause: "a deliberate hang",
+            after: .milliseconds(200))
+          let never = DispatchSemaphore(value: 0)
+          _ = never.wait(timeout: .now() + 30)  // blocked, as a deadlocked check would be
+        }
       }
       let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
       #expect(output.contains("WATCHDOG: StepX — 'a check that hangs' (yours)"), "\(output)")

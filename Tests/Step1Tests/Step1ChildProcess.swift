@@ -59,20 +59,22 @@ extension Step1Tests {
       try await scenario.run(subject)
       return
     }
-    let result = await #expect(
-      processExitsWith: .success, observing: [\.standardErrorContent],
-      "the scenario must finish without ending its process"
-    ) {
-      [
-        side = subject.side as ExamSide, variant = subject.variant as String?,
-        scenario = scenario as Step1Scenario
-      ] in
-      guard let subject = Subject.every.first(where: { $0.side == side && $0.variant == variant })
-      else { return }
-      if scenario.check.starter == .stretch {
-        await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }
-      } else {
-        await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+    let result = await withExitTestOffThePool {
+      await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent],
+        "the scenario must finish without ending its process"
+      ) {
+        [
+          side = subject.side as ExamSide, variant = subject.variant as String?,
+          scenario = scenario as Step1Scenario
+        ] in
+        guard let subject = Subject.every.first(where: { $0.side == side && $0.variant == variant })
+        else { return }
+        if scenario.check.starter == .stretch {
+          await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }
+        } else {
+          await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+        }
       }
     }
     ChildCheck.report(result, died: endedTheProcess)

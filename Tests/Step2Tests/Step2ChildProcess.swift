@@ -55,15 +55,17 @@ extension Step2Tests {
       try await scenario.run(subject)
       return
     }
-    let result = await #expect(
-      processExitsWith: .success, observing: [\.standardErrorContent],
-      "the scenario must finish without ending its process"
-    ) { [side = subject.side as ExamSide, scenario = scenario as Step2Scenario] in
-      let subject = Subject.every.first(of: side)
-      if scenario.check.starter == .stretch {
-        await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }
-      } else {
-        await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+    let result = await withExitTestOffThePool {
+      await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent],
+        "the scenario must finish without ending its process"
+      ) { [side = subject.side as ExamSide, scenario = scenario as Step2Scenario] in
+        let subject = Subject.every.first(of: side)
+        if scenario.check.starter == .stretch {
+          await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }
+        } else {
+          await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+        }
       }
     }
     ChildCheck.report(result, died: endedTheProcess)

@@ -131,12 +131,14 @@ extension Step3Tests {
       try await scenario.run(subject)
       return
     }
-    let result = await #expect(
-      processExitsWith: .success, observing: [\.standardErrorContent],
-      "the scenario must finish without ending its process"
-    ) { [side = subject.side as ExamSide, scenario = scenario as Step3Scenario] in
-      let subject = Subject.every.first(of: side)
-      await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }
+    let result = await withExitTestOffThePool {
+      await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent],
+        "the scenario must finish without ending its process"
+      ) { [side = subject.side as ExamSide, scenario = scenario as Step3Scenario] in
+        let subject = Subject.every.first(of: side)
+        await ChildCheck.runStretch(scenario.check) { try await scenario.run(subject) }
+      }
     }
     ChildCheck.report(result, died: endedTheProcess)
   }

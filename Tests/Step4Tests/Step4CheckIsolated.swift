@@ -24,41 +24,49 @@ extension Step4Tests {
         hint: "checkIsolated() must stop the program when the current code is not inside the "
           + "context's perform; ask the container, not the thread.",
         read: "the-runtimes-isolation-questions")
-      let stopped = await #expect(
-        processExitsWith: .failure,
-        "checkIsolated() off the context's queue must stop the program"
-      ) { [side = subject.side as ExamSide] in
-        ExecutorProbe.checkIsolatedOutside(side)
+      let stopped = await withExitTestOffThePool {
+        await #expect(
+          processExitsWith: .failure,
+          "checkIsolated() off the context's queue must stop the program"
+        ) { [side = subject.side as ExamSide] in
+          ExecutorProbe.checkIsolatedOutside(side)
+        }
       }
       expect(
         stopped != nil, observed: "checkIsolated() returned normally off the context's queue",
         lesson: lesson)
-      let returned = await #expect(
-        processExitsWith: .success, "checkIsolated() inside the context's perform must return"
-      ) { [side = subject.side as ExamSide] in
-        await ExecutorProbe.checkIsolatedInsidePerform(side)
+      let returned = await withExitTestOffThePool {
+        await #expect(
+          processExitsWith: .success, "checkIsolated() inside the context's perform must return"
+        ) { [side = subject.side as ExamSide] in
+          await ExecutorProbe.checkIsolatedInsidePerform(side)
+        }
       }
       expect(
         returned != nil,
         observed: "checkIsolated() stopped the program inside the context's perform",
         lesson: lesson)
       // An executor on a context of its own, asked in its own perform and in the shared one's.
-      let ownReturned = await #expect(
-        processExitsWith: .success,
-        "checkIsolated() of an executor on a context of its own must return in its perform"
-      ) { [side = subject.side as ExamSide] in
-        await ExecutorProbe.spareCheckIsolated(side, inItsOwnPerform: true)
+      let ownReturned = await withExitTestOffThePool {
+        await #expect(
+          processExitsWith: .success,
+          "checkIsolated() of an executor on a context of its own must return in its perform"
+        ) { [side = subject.side as ExamSide] in
+          await ExecutorProbe.spareCheckIsolated(side, inItsOwnPerform: true)
+        }
       }
       expect(
         ownReturned != nil,
         observed: "checkIsolated() of an executor on a context of its own stopped the program "
           + "inside that context's perform",
         lesson: lesson)
-      let elsewhereStopped = await #expect(
-        processExitsWith: .failure,
-        "checkIsolated() of an executor must stop the program in another context's perform"
-      ) { [side = subject.side as ExamSide] in
-        await ExecutorProbe.spareCheckIsolated(side, inItsOwnPerform: false)
+      let elsewhereStopped = await withExitTestOffThePool {
+        await #expect(
+          processExitsWith: .failure,
+          "checkIsolated() of an executor must stop the program in another context's perform"
+        ) { [side = subject.side as ExamSide] in
+          await ExecutorProbe.spareCheckIsolated(side, inItsOwnPerform: false)
+        }
       }
       expect(
         elsewhereStopped != nil,
@@ -88,11 +96,13 @@ extension Step4Tests {
           + "the context whose queue the code should be on: an app may run several.",
         hint: "Build the message from the name of the container's context.",
         read: "stretch-task")
-      let result = await #expect(
-        processExitsWith: .failure, observing: [\.standardErrorContent],
-        "the child process ends with a failure, whatever checkIsolated() does"
-      ) { [side = subject.side as ExamSide] in
-        await ExecutorProbe.checkIsolatedOnAndOffTheLedger(side)
+      let result = await withExitTestOffThePool {
+        await #expect(
+          processExitsWith: .failure, observing: [\.standardErrorContent],
+          "the child process ends with a failure, whatever checkIsolated() does"
+        ) { [side = subject.side as ExamSide] in
+          await ExecutorProbe.checkIsolatedOnAndOffTheLedger(side)
+        }
       }
       let said = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
       // The stub of `offTheQueue()` ran in the child: it says so there.

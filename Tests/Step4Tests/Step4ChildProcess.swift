@@ -64,12 +64,14 @@ extension Step4Tests {
   /// Runs `scenario` for `subject` in a child process, and reports what it found, or how it
   /// ended the process, as its check's failure.
   static func inChildProcess(_ scenario: ChildScenario, _ subject: Subject) async {
-    let result = await #expect(
-      processExitsWith: .success, observing: [\.standardErrorContent],
-      "the scenario must finish without ending its process"
-    ) { [side = subject.side as ExamSide, scenario = scenario as ChildScenario] in
-      let subject = Subject.every.first(of: side)
-      await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+    let result = await withExitTestOffThePool {
+      await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent],
+        "the scenario must finish without ending its process"
+      ) { [side = subject.side as ExamSide, scenario = scenario as ChildScenario] in
+        let subject = Subject.every.first(of: side)
+        await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+      }
     }
     ChildCheck.report(result, died: scenario.died)
   }

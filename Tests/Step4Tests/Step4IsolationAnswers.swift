@@ -45,21 +45,25 @@ extension Step4Tests {
       // Asked in a child process: an answer that stops the program ends only that process.
       await Self.inChildProcess(.isolationAnswers, subject)
       let side = subject.side
-      let insideStatus = await #expect(
-        processExitsWith: .success,
-        "CoreDataActor.shared.preconditionIsolated() must hold inside a plain perform block"
-      ) { [side = side as ExamSide] in
-        await IsolationProbe.preconditionInsidePerform(side)
+      let insideStatus = await withExitTestOffThePool {
+        await #expect(
+          processExitsWith: .success,
+          "CoreDataActor.shared.preconditionIsolated() must hold inside a plain perform block"
+        ) { [side = side as ExamSide] in
+          await IsolationProbe.preconditionInsidePerform(side)
+        }
       }
       expect(
         insideStatus != nil,
         observed: "preconditionIsolated() stopped the program inside the context's perform",
         lesson: lesson)
-      let outsideStatus = await #expect(
-        processExitsWith: .failure,
-        "CoreDataActor.shared.preconditionIsolated() must stop the program off the queue"
-      ) { [side = side as ExamSide] in
-        IsolationProbe.preconditionOutside(side)
+      let outsideStatus = await withExitTestOffThePool {
+        await #expect(
+          processExitsWith: .failure,
+          "CoreDataActor.shared.preconditionIsolated() must stop the program off the queue"
+        ) { [side = side as ExamSide] in
+          IsolationProbe.preconditionOutside(side)
+        }
       }
       expect(
         outsideStatus != nil,

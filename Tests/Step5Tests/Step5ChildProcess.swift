@@ -135,24 +135,22 @@ extension Step5Tests {
       try await scenario.run(subject)
       return
     }
-    try await withTaskExecutorPreference(OffThePoolExecutor.shared) {
-      try await runInChild(scenario, subject)
-    }
+    try await runInChild(scenario, subject)
   }
 
-  /// The exit tests themselves. Swift Testing's parent side reads the child's output with
-  /// blocking reads: run on the cooperative pool (two threads on a 2-core machine), two children
-  /// at once would stall every other check of the run while they live.
+  /// The exit tests themselves, off the cooperative pool (``withExitTestOffThePool(_:)``).
   private static func runInChild(_ scenario: ChildScenario, _ subject: Subject) async throws {
     if scenario.check.starter == .stretch {
       // The child's issues reach this process as they happen, before its standard error is
       // read: hear the stub first, in a child of its own.
-      let stub = await #expect(
-        processExitsWith: .success, observing: [\.standardErrorContent],
-        "a capped write on a free slot must finish without ending its process"
-      ) { [side = subject.side as ExamSide] in
-        let subject = Subject.every.first(of: side)
-        try? await ChildScenario.stretchStub.run(subject)
+      let stub = await withExitTestOffThePool {
+        await #expect(
+          processExitsWith: .success, observing: [\.standardErrorContent],
+          "a capped write on a free slot must finish without ending its process"
+        ) { [side = subject.side as ExamSide] in
+          let subject = Subject.every.first(of: side)
+          try? await ChildScenario.stretchStub.run(subject)
+        }
       }
       if StretchStubs.relay(String(decoding: stub?.standardErrorContent ?? [], as: UTF8.self)) {
         // Not started: said from the stub itself, at once, not by running the scenario against
@@ -167,27 +165,15 @@ extension Step5Tests {
         return
       }
     }
-    let result = await #expect(
-      processExitsWith: .success, observing: [\.standardErrorContent],
-      "the scenario must finish without ending its process"
-    ) { [side = subject.side as ExamSide, scenario = scenario as ChildScenario] in
-      let subject = Subject.every.first(of: side)
-      await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+    let result = await withExitTestOffThePool {
+      await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent],
+        "the scenario must finish without ending its process"
+      ) { [side = subject.side as ExamSide, scenario = scenario as ChildScenario] in
+        let subject = Subject.every.first(of: side)
+        await ChildCheck.run(scenario.check) { try await scenario.run(subject) }
+      }
     }
     ChildCheck.report(result, died: endedTheProcess)
-  }
-}
-
-/// Runs each job of the tasks that prefer it on a serial Dispatch queue of its own, which gets a
-/// thread of its own while others block, instead of on the cooperative pool.
-final class OffThePoolExecutor: TaskExecutor {
-  static let shared = OffThePoolExecutor()
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    let executor = asUnownedTaskExecutor()
-    DispatchQueue(label: "workshop.step5.child-process").async {
-      job.runSynchronously(on: executor)
-    }
   }
 }

@@ -47,12 +47,14 @@ extension Step6Tests {
       try await scenario.run(subject)
       return
     }
-    let result = await #expect(
-      processExitsWith: .success, observing: [\.standardErrorContent],
-      "the scenario must finish without ending its process"
-    ) { [side = subject.side as ExamSide, scenario = scenario as Step6Scenario] in
-      await ChildCheck.runStretch(scenario.check) {
-        try await scenario.run(Subject.every.first(of: side))
+    let result = await withExitTestOffThePool {
+      await #expect(
+        processExitsWith: .success, observing: [\.standardErrorContent],
+        "the scenario must finish without ending its process"
+      ) { [side = subject.side as ExamSide, scenario = scenario as Step6Scenario] in
+        await ChildCheck.runStretch(scenario.check) {
+          try await scenario.run(Subject.every.first(of: side))
+        }
       }
     }
     ChildCheck.report(result, died: endedTheProcess)

@@ -123,12 +123,14 @@ extension Step6Tests {
         observed: "isIsolatingCurrentContext() answered true in a test task, off the context's "
           + "queue", lesson: Self.isolationClaimLesson)
       // checkIsolated() must stop the program off the queue: in a child process.
-      let stopped = await #expect(
-        processExitsWith: .failure,
-        "the model actor's checkIsolated() must stop the program off the context's queue"
-      ) { [side = subject.side as ExamSide] in
-        Subject.every.first(of: side).make(PersistentContainer(name: "step6-isolation")).executor
-          .checkIsolated()
+      let stopped = await withExitTestOffThePool {
+        await #expect(
+          processExitsWith: .failure,
+          "the model actor's checkIsolated() must stop the program off the context's queue"
+        ) { [side = subject.side as ExamSide] in
+          Subject.every.first(of: side).make(PersistentContainer(name: "step6-isolation")).executor
+            .checkIsolated()
+        }
       }
       expect(
         stopped != nil,

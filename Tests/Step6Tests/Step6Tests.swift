@@ -79,11 +79,13 @@ struct Step6Tests {
       // A lookup that traps (`object(with:)` on a gone row, a `try!`, an `as!`) would end the
       // whole test run: the lookups run in a child process, which reports its answers, or the
       // last words of the call that stopped it.
-      let result = await #expect(
-        processExitsWith: .success, observing: [\.standardErrorContent],
-        "self[id, as:] must answer every lookup, never stop the program"
-      ) { [side = subject.side as ExamSide] in
-        await LookupAnswers.report(for: Subject.every.first(of: side))
+      let result = await withExitTestOffThePool {
+        await #expect(
+          processExitsWith: .success, observing: [\.standardErrorContent],
+          "self[id, as:] must answer every lookup, never stop the program"
+        ) { [side = subject.side as ExamSide] in
+          await LookupAnswers.report(for: Subject.every.first(of: side))
+        }
       }
       guard let result else {
         expect(

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import WorkshopEnvironment
+import WorkshopSupport
 
 /// Issue 24, item 2: random programs of legal operations over two or three contexts and a store,
 /// checked after every step against `ReferenceModel`. Programs run in a child process, so that a
@@ -22,10 +23,12 @@ struct ModelBasedTests {
       WorkshopEnvironment.value(WorkshopEnvironment.modelSeed).flatMap(UInt64.init) ?? 1
     let log = ChildLog()
     defer { log.remove() }
-    await #expect(processExitsWith: .success, "the programs must not end the process") {
-      [seconds = seconds as Double, firstSeed = firstSeed as UInt64, path = log.path as String] in
-      let log = ChildLog(path: path)
-      await Self.runPrograms(seconds: seconds, firstSeed: firstSeed, log: log)
+    await withExitTestOffThePool {
+      await #expect(processExitsWith: .success, "the programs must not end the process") {
+        [seconds = seconds as Double, firstSeed = firstSeed as UInt64, path = log.path as String] in
+        let log = ChildLog(path: path)
+        await Self.runPrograms(seconds: seconds, firstSeed: firstSeed, log: log)
+      }
     }
     let lines = log.lines
     if let summary = lines.last(where: { $0.hasPrefix("ran ") }) {
@@ -91,12 +94,14 @@ struct ModelBasedTests {
   static func failure(of program: Program) async -> String? {
     let log = ChildLog()
     defer { log.remove() }
-    let result = await #expect(
-      processExitsWith: .failure, observing: [\.standardErrorContent]
-    ) { [program = program as Program, path = log.path as String] in
-      DispatchQueue.global().asyncAfter(deadline: .now() + 60) { exit(2) }
-      if let failure = await program.run() { ChildLog(path: path).append("\(failure)") }
-      exit(ModelBasedTests.ranToTheEnd)
+    let result = await withExitTestOffThePool {
+      await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) { [program = program as Program, path = log.path as String] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { exit(2) }
+        if let failure = await program.run() { ChildLog(path: path).append("\(failure)") }
+        exit(ModelBasedTests.ranToTheEnd)
+      }
     }
     guard let result else { return "the child process could not run" }
     if result.exitStatus == .exitCode(ranToTheEnd) {
