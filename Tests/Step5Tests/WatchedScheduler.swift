@@ -62,23 +62,13 @@ final class WatchedScheduler: Scheduler {
     }
   }
 
-  /// What shows that a caller waits for a slot it can never get, or that the queue keeps callers
-  /// it already resumed, or nil while something can still happen.
-  ///
-  /// Judged from a state that cannot change by itself: every caller that has not started its
-  /// block is counted in the scheduler's own `waitingCount` (none is on its way into the queue,
-  /// none was let in and is on its way to its block, none has left the queue and is on its way
-  /// back), no block has ended without its caller returning (no release is on its way), and
-  /// the slot is free for someone in the queue by the rule: no block runs, or only reads run and
-  /// only reads wait; or a caller cancelled before or while it waited is still counted there.
-  /// Nothing is then left that would let a waiter in or take it out. A right answer never shows
-  /// it: its release, and its cancellation handler, empty the queue's front under its lock
-  /// before the caller returns. Or the scheduler counts more callers waiting than have asked and
-  /// not started: a right answer takes a caller out of its queue before it resumes it, so the
-  /// rest were resumed and left in it. The state is read between two readings of the calls that agree
-  /// (nothing happened in between), and must be seen the same for a while, in several looks
-  /// (``StallSighting``), before it counts: it is asked by the polls of bounded waits, and
-  /// waits for nothing itself.
+  /// What shows that a caller waits for a slot it can never get, or waits where the queue does
+  /// not count it, or that the queue keeps callers it already resumed; nil while something can
+  /// still happen (``StallReading`` says which states those are, and why a right answer never
+  /// stays in one). The state is read between two readings of the calls that agree (nothing
+  /// happened in between), and must be seen the same for a while, across round trips of the
+  /// cooperative pool (``StallSighting``), before it counts: it is asked by the polls of bounded
+  /// waits, and waits for nothing itself.
   func stalled() -> String? {
     let before = calls.withLock { $0 }
     let waiting = base.waitingCount
@@ -121,7 +111,8 @@ private struct Calls {
   }
 }
 
-/// A state in which a caller waits for a slot it can never get: what was seen, in words.
+/// A state in which a caller waits for a slot it can never get, or waits where the queue does
+/// not count it (``StallReading``): what was seen, in words.
 private struct StalledState: StalledPicture {
   let observed: String
   /// How many events the calls had: the same state seen again has had none since.
@@ -129,40 +120,12 @@ private struct StalledState: StalledPicture {
 
   init?(_ calls: Calls, waiting: Int) {
     events = calls.events
-    let live = calls.all.filter { $0.phase != .returned }
-    let unstarted = live.filter { $0.phase == .asked }
-    let running = live.filter { $0.phase == .running }
-    // More callers counted than could be in the queue: a right answer queues only callers that
-    // asked here and have not started (each leaves the queue before it is resumed). Those the
-    // count holds beyond that were resumed and left in it, until a release resumes them again.
-    if waiting > unstarted.count {
-      observed =
-        "waitingCount said \(waiting), yet only \(unstarted.count) caller(s) had neither started "
-        + "nor returned: the queue still counted callers that had been resumed"
-      return
+    let live = calls.all.filter { $0.phase != .returned }.map {
+      StallReading.Caller(
+        name: nil, access: $0.access, cancelled: $0.cancelled, started: $0.phase != .asked,
+        ended: $0.phase == .ended)
     }
-    // A block that ended, whose caller has not returned: its release may be on its way.
-    guard !live.contains(where: { $0.phase == .ended }) else { return nil }
-    // Every caller that has not started is in the queue by the scheduler's own count.
-    guard waiting > 0, waiting == unstarted.count else { return nil }
-    let waitingWrites = unstarted.filter { $0.access == .write }.count
-    let runningWrites = running.filter { $0.access == .write }.count
-    let cancelled = unstarted.filter(\.cancelled).count
-    let queued = "\(waiting) caller(s) still waited (the scheduler's waitingCount)"
-    if running.isEmpty {
-      observed =
-        "no block was running and every caller whose block had run had returned, yet "
-        + "\(queued): the slot was free, and nobody was let in"
-    } else if runningWrites == 0, waitingWrites == 0 {
-      observed =
-        "only reads were running (\(running.count)) and only reads waited, yet \(queued): a "
-        + "read may start beside reads, and none was let in"
-    } else if cancelled > 0 {
-      observed =
-        "\(cancelled) caller(s) cancelled before or while they waited were still in the queue: "
-        + "\(queued), none of them on its way out"
-    } else {
-      return nil
-    }
+    guard let observed = StallReading.observed(live, waitingCount: waiting) else { return nil }
+    self.observed = observed
   }
 }

@@ -182,12 +182,20 @@ private final class CancellableTask: Sendable {
   private let state = Mutex<(task: Task<Void, Never>?, isCancelled: Bool)>((nil, false))
 
   func start(_ body: @escaping @Sendable () async -> Void) {
-    let task = Task { await body() }
+    // The body waits until the task is cancelled or known not to be: a task cannot be made
+    // cancelled, and one that ran its body at once could look at `Task.isCancelled` before the
+    // `cancel()` below (seen: a caller cancelled before it asked ran its block, 1 run in 100).
+    let (decided, decide) = AsyncStream<Never>.makeStream()
+    let task = Task {
+      for await _ in decided {}
+      await body()
+    }
     let cancelled = state.withLock { state in
       state.task = task
       return state.isCancelled
     }
     if cancelled { task.cancel() }
+    decide.finish()
   }
 
   func cancel() {
