@@ -1,23 +1,35 @@
 import Foundation
 import WorkshopEnvironment
 
-/// Where the modules the test build made are, for the tools that compile against them (compile
-/// probes, drift checks): the folder to pass to `swiftc -I`.
+/// Where the modules a build made are, for the tools that compile against them (the steps'
+/// compile probes, the drift checks, `workshop doctor`): the folder to pass to `swiftc -I`.
+///
+/// Two layouts hold them (``modulesFolder(in:exists:)`` is the one rule, used by all of these):
+///
+/// - SwiftPM's native build system (the default up to Swift 6.3): a `Modules` folder in the build
+///   folder, `.build/<triple>/debug/Modules`, with `.build/debug` a link to the last triple built.
+/// - Swift Build (the default of Swift 6.4's SwiftPM, so of Xcode 27's `swift`; Swift 6.3 has it
+///   behind `--build-system swiftbuild`) and Xcode: each `<Module>.swiftmodule` right in the
+///   products folder. SwiftPM names it `.build/out/Products/Debug` on macOS and
+///   `.build/out/Products/Debug-linux` on Linux (swiftlang/swift-package-manager,
+///   `Sources/SPMBuildCore/BuildParameters/BuildParameters.swift`, `buildPath`;
+///   `Sources/SPMBuildCore/Triple+Extensions.swift`, `out`); Xcode,
+///   `DerivedData/<Package>-<hash>/Build/Products/Debug`.
 ///
 /// The test binary is launched differently on each platform, so its own path is not enough:
 ///
-/// - Linux, `swift test`: argv[0] is `.build/<triple>/debug/<Package>PackageTests.xctest`, with
-///   the modules in `.build/<triple>/debug/Modules`.
+/// - Linux, `swift test`: argv[0] is `.build/<triple>/debug/<Package>PackageTests.xctest` (native),
+///   or `.build/out/Products/Debug-linux/<Target>-test-runner` (Swift Build: one runner per test
+///   target, beside `<Target>.so`; `BuildParameters.swift`, `testBinaryRelativePath`).
 /// - macOS, `swift test`, Swift Testing: argv[0] is the toolchain's `swiftpm-testing-helper`,
 ///   which loads the bundle named after `--test-bundle-path`
-///   (`…/debug/<Package>PackageTests.xctest/Contents/MacOS/<Package>PackageTests`). XCTest: argv[0]
-///   is `xctest`, and the bundle is an argument.
-/// - Xcode: the products are in `DerivedData/<Package>-<hash>/Build/Products/Debug`, where each
-///   module is a `<Module>.swiftmodule` folder right there, with no `Modules` folder. Xcode's
-///   test runs name that folder in `__XCODE_BUILT_PRODUCTS_DIR_PATHS`, `DYLD_FRAMEWORK_PATH`
-///   and `DYLD_LIBRARY_PATH`, and may name the bundle in `XCTestBundlePath`; none of these is
-///   documented, so each is one candidate among several, and the package's own `.build`
-///   (found from this file's path) is the last resort.
+///   (`…/debug/<Package>PackageTests.xctest/Contents/MacOS/<Package>PackageTests`; under Swift
+///   Build, `…/Products/Debug/<Target>.xctest/…`). XCTest: argv[0] is `xctest`, and the bundle is
+///   an argument.
+/// - Xcode: its test runs name the products folder in `__XCODE_BUILT_PRODUCTS_DIR_PATHS`,
+///   `DYLD_FRAMEWORK_PATH` and `DYLD_LIBRARY_PATH`, and may name the bundle in
+///   `XCTestBundlePath`; none of these is documented, so each is one candidate among several, and
+///   the package's own `.build` (found from this file's path) is the last resort.
 ///
 /// So the search is a pure function of what the process was given (``Inputs``) and of a
 /// file-exists predicate, which the tests drive with fake layouts.
@@ -128,13 +140,7 @@ public enum BuiltModules {
       }
     }
     if let root = packageRoot(above: absolute(inputs.sourceFile), exists: exists) {
-      // SwiftPM links `.build/debug` to the last triple built; the triples cover a clone built
-      // without that link, and `out/Products` is the swiftbuild build system's layout.
-      let builds =
-        [".build/debug"] + sourceTreeTriples.map { ".build/\($0)/debug" } + [
-          ".build/out/Products/Debug"
-        ]
-      for build in builds {
+      for build in sourceTreeBuildFolders {
         add(
           root + "/" + build, "the package's own build, found from the source tree",
           above: false, fallback: true)
@@ -143,23 +149,74 @@ public enum BuiltModules {
     return found
   }
 
-  /// The triples whose `.build/<triple>/debug` the last resort looks in.
-  static let sourceTreeTriples = [
-    "arm64-apple-macosx", "x86_64-apple-macosx", "aarch64-unknown-linux-gnu",
-    "x86_64-unknown-linux-gnu",
-  ]
+  /// The build folders of a clone that the last resort looks in, in order. SwiftPM's native
+  /// build system links `.build/debug` to the last triple built; the triples cover a clone built
+  /// without that link; Swift Build builds into `.build/out/Products/Debug` (macOS) or
+  /// `Debug-linux` (Linux), with no link. A clone built both ways has both: the native build
+  /// comes first, and the note that the source tree was used names the folder.
+  static let sourceTreeBuildFolders =
+    [".build/debug"]
+    + [
+      "arm64-apple-macosx", "x86_64-apple-macosx", "aarch64-unknown-linux-gnu",
+      "x86_64-unknown-linux-gnu",
+    ].map { ".build/\($0)/debug" }
+    + [".build/out/Products/Debug", ".build/out/Products/Debug-linux"]
 
-  /// The folder `-I` takes, reached from `candidate`: a `Modules` folder holding the marker
-  /// (SwiftPM), or a folder holding it directly (Xcode's `Build/Products/Debug`).
+  /// The folder `swiftc -I` takes for the build in `folder` (a bin path, as `swift build
+  /// --show-bin-path` prints it, or a products folder): its `Modules` folder when that holds the
+  /// marker (SwiftPM's native build system), else `folder` itself when it holds the marker (Swift
+  /// Build, Xcode); nil when neither does. Every search for built modules ends here.
+  public static func modulesFolder(in folder: String, exists: (String) -> Bool) -> String? {
+    for place in places(in: folder) where exists(place.folder + "/" + marker) {
+      return place.folder
+    }
+    return nil
+  }
+
+  /// Where ``modulesFolder(in:exists:)`` looks in `folder`, in order, and which build puts the
+  /// modules there: for the messages that say where they looked.
+  public static func places(in folder: String) -> [(folder: String, layout: String)] {
+    let base = folder == "/" ? "" : folder
+    return [
+      (base + "/Modules", "SwiftPM's native build system"),
+      (folder, "Swift Build, the default of Xcode 27's SwiftPM; Xcode"),
+    ]
+  }
+
+  /// The folder `-I` takes, reached from `candidate`: ``modulesFolder(in:exists:)`` of its path,
+  /// and of each folder above it when the candidate is a binary or a bundle inside its build.
   public static func modulesFolder(from candidate: Candidate, exists: (String) -> Bool) -> String? {
     var folder = candidate.path
     while true {
-      let base = folder == "/" ? "" : folder
-      if exists(base + "/Modules/" + marker) { return base + "/Modules" }
-      if exists(base + "/" + marker) { return folder }
+      if let found = modulesFolder(in: folder, exists: exists) { return found }
       guard candidate.searchesAbove, folder != "/" else { return nil }
       folder = parent(of: folder)
     }
+  }
+
+  /// The modules the compile probes would compile against, for the build in `buildFolder`
+  /// (what `swift build --show-bin-path` printed), as `workshop doctor` checks them:
+  /// `WORKSHOP_MODULES` when it is set, as the probes take it, else that folder's.
+  public static func search(
+    buildFolder: String, environment: [String: String], currentDirectory: String,
+    exists: (String) -> Bool
+  ) -> Search {
+    let variable = WorkshopEnvironment.modules.name
+    let override = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    let candidate =
+      override.map {
+        Candidate(
+          path: normalized($0, in: currentDirectory), origin: variable, searchesAbove: false,
+          isSourceTreeFallback: false)
+      }
+      ?? Candidate(
+        path: normalized(buildFolder, in: currentDirectory),
+        origin: "the build folder `swift build --show-bin-path` names", searchesAbove: false,
+        isSourceTreeFallback: false)
+    if let folder = modulesFolder(from: candidate, exists: exists) {
+      return .found(folder: folder, via: candidate)
+    }
+    return .missing(tried: [candidate], packageRoot: nil, override: override)
   }
 
   /// The first candidate's modules folder, or everything that was tried.
@@ -178,23 +235,6 @@ public enum BuiltModules {
       packageRoot: packageRoot(
         above: normalized(inputs.sourceFile, in: inputs.currentDirectory), exists: exists),
       override: override)
-  }
-
-  /// This run's search, done once.
-  public static let thisRun: Search = {
-    let result = search(.current, exists: { FileManager.default.fileExists(atPath: $0) })
-    if case .found(let folder, let via) = result, via.isSourceTreeFallback {
-      print(fallbackNote(folder: folder))
-    }
-    return result
-  }()
-
-  /// Said once when the modules come from the source tree rather than the running binary.
-  public static func fallbackNote(folder: String) -> String {
-    "Compile probes: the running test binary is not inside a build folder; using the modules "
-      + "of the package's own build, found from the source tree: \(folder). If that build is "
-      + "old, or from another toolchain, set \(WorkshopEnvironment.modules.name) to the folder "
-      + "with \(marker)."
   }
 
   static func isBundlePath(_ path: String) -> Bool {
@@ -228,28 +268,5 @@ public enum BuiltModules {
   static func parent(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
     return String(path[..<slash])
-  }
-}
-
-extension BuiltModules.Search {
-  /// Why nothing can be compiled against the build, what was looked at, and the fix; nil when
-  /// the modules were found.
-  public var explanation: String? {
-    guard case .missing(let tried, let root, let override) = self else { return nil }
-    let variable = WorkshopEnvironment.modules.name
-    let marker = BuiltModules.marker
-    if let override {
-      return "No built modules: \(variable)=\(override) names no folder with \(marker) (in it, "
-        + "or in a Modules folder in it; looked in \(tried.map(\.path).joined(separator: ", ")))."
-        + "\nFix: set \(variable) to the folder that holds \(marker) (`.build/debug/Modules` "
-        + "after `swift build --build-tests`, or Xcode's `…/Build/Products/Debug`), or unset it."
-    }
-    let clone = root.map { " in the clone (\($0))" } ?? ""
-    return "No built modules: compiling against the code needs the folder that holds \(marker) "
-      + "(`.build/debug/Modules` after `swift build --build-tests`; `Build/Products/Debug` in "
-      + "Xcode's DerivedData), and none was found. Looked in:\n"
-      + tried.map { "  - \($0)\n" }.joined()
-      + "Fix: run `swift build --build-tests`\(clone), then the tests again; or set "
-      + "\(variable)=<the folder with \(marker)>."
   }
 }
