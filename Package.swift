@@ -56,19 +56,26 @@ let package = Package(
     .target(name: "ManagedObjectCore", path: "Steps/Core", exclude: ["CONCURRENCY.md"]),
     // Shared by the test targets: the exam harness, teaching expectations, bounded waits.
     .target(
-      name: "WorkshopSupport", dependencies: ["ManagedObjectCore", "WorkshopEnvironment"],
+      name: "WorkshopSupport",
+      dependencies: ["ManagedObjectCore", "WorkshopEnvironment", "WorkshopBuildLayout"],
       path: "Tests/WorkshopSupport"),
     // What every step has (StepConventions), read by the checks and by `workshop new-step`.
     .target(name: "WorkshopConventions", path: "Tests/WorkshopConventions"),
     // Every WORKSHOP_* variable, read in one place (Foundation only: the runner uses it too).
     .target(name: "WorkshopEnvironment", path: "Tests/WorkshopEnvironment"),
+    // Where a build put its modules (SwiftPM's native build, Swift Build, Xcode): the one search
+    // the compile probes, the drift checks and `workshop doctor` share (Foundation only).
+    .target(
+      name: "WorkshopBuildLayout", dependencies: ["WorkshopEnvironment"],
+      path: "Tests/WorkshopBuildLayout"),
     .testTarget(
       name: "CoreTests",
       dependencies: ["ManagedObjectCore", "WorkshopSupport", "WorkshopEnvironment"],
       path: "Tests/CoreTests"
     ),
     .testTarget(
-      name: "HarnessTests", dependencies: ["ManagedObjectCore", "WorkshopSupport"],
+      name: "HarnessTests",
+      dependencies: ["ManagedObjectCore", "WorkshopSupport", "WorkshopBuildLayout"],
       path: "Tests/HarnessTests"),
     // The README, the slides and the hints against the repository's code.
     .testTarget(
@@ -85,12 +92,13 @@ let package = Package(
     // summarizes them. Foundation only. It lives under Tests/ with the rest of the workshop's tooling,
     // because the top level of the layout is fixed.
     .executableTarget(
-      name: "workshop", dependencies: ["WorkshopEnvironment", "WorkshopConventions"],
+      name: "workshop",
+      dependencies: ["WorkshopEnvironment", "WorkshopConventions", "WorkshopBuildLayout"],
       path: "Tests/WorkshopRunner"),
     // The runner's parsing and state, on captured output (never a nested `swift test`).
     .testTarget(
       name: "WorkshopRunnerTests",
-      dependencies: ["workshop", "WorkshopSupport", "WorkshopConventions"],
+      dependencies: ["workshop", "WorkshopSupport", "WorkshopConventions", "WorkshopBuildLayout"],
       path: "Tests/WorkshopRunnerTests",
       exclude: ["Fixtures"]),
   ]

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+import WorkshopBuildLayout
 import WorkshopSupport
 
 /// The search for the build's modules (`BuiltModules`), on fake layouts in a temporary folder:
-/// each of the ways the test binary is launched, as SwiftPM and Xcode launch it, must lead to
-/// the modules of the build that made it, and a run that finds none must say what it tried.
+/// each of the ways the test binary is launched, as SwiftPM (native and Swift Build) and Xcode
+/// launch it, must lead to the modules of the build that made it, and a run that finds none must
+/// say what it tried.
 @Suite("Built modules are found however the test binary was launched")
 struct BuiltModulesTests {
   static let product = "CoreDataConcurrencyWorkshopPackageTests"
@@ -58,6 +60,103 @@ struct BuiltModulesTests {
   static func via(_ search: BuiltModules.Search) -> BuiltModules.Candidate? {
     guard case .found(_, let via) = search else { return nil }
     return via
+  }
+
+  /// Each build's bin path (as `swift build --show-bin-path` prints it, or Xcode's products
+  /// folder) and the folder `-I` takes there. The Swift Build and Xcode paths follow SwiftPM's
+  /// `BuildParameters.buildPath` and Xcode's DerivedData; the Linux ones were seen here.
+  static let layouts: [(name: String, bin: String, modules: String)] = [
+    (
+      "native, Linux", ".build/x86_64-unknown-linux-gnu/debug",
+      ".build/x86_64-unknown-linux-gnu/debug/Modules"
+    ),
+    (
+      "native, macOS", ".build/arm64-apple-macosx/debug", ".build/arm64-apple-macosx/debug/Modules"
+    ),
+    ("Swift Build, Linux", ".build/out/Products/Debug-linux", ".build/out/Products/Debug-linux"),
+    ("Swift Build, macOS", ".build/out/Products/Debug", ".build/out/Products/Debug"),
+    (
+      "Xcode", "DerivedData/CoreDataConcurrencyWorkshop-abc/Build/Products/Debug",
+      "DerivedData/CoreDataConcurrencyWorkshop-abc/Build/Products/Debug"
+    ),
+  ]
+
+  @Test(
+    "Every build's bin path leads to the folder -I takes: Modules (native) or itself",
+    arguments: layouts.map(\.name))
+  func binPathLayouts(_ name: String) throws {
+    let layout = try Layout()
+    let (_, bin, modules) = try #require(Self.layouts.first { $0.name == name })
+    try layout.make("\(modules)/\(Self.marker)/")
+    // What else a build folder holds: the test product, and the other layout's folder name.
+    try layout.make("\(bin)/\(Self.product).xctest")
+    let found = BuiltModules.modulesFolder(
+      in: "\(layout.root)/\(bin)", exists: { FileManager.default.fileExists(atPath: $0) })
+    #expect(found == "\(layout.root)/\(modules)")
+  }
+
+  @Test("A bin path with neither layout: nothing, and the message names both places")
+  func binPathWithNeither() throws {
+    let layout = try Layout()
+    let bin = try layout.make(".build/out/Products/Debug-linux/")
+    try layout.make(".build/out/Products/Debug-linux/Step1.swiftmodule/")
+    try layout.make(".build/out/Products/Debug-linux/Modules/")
+    #expect(
+      BuiltModules.modulesFolder(in: bin, exists: { FileManager.default.fileExists(atPath: $0) })
+        == nil)
+    #expect(
+      BuiltModules.placesDescription(in: bin)
+        == "`\(bin)/Modules` (SwiftPM's native build system) and `\(bin)` itself (Swift Build, "
+        + "the default of Xcode 27's SwiftPM; Xcode)")
+  }
+
+  @Test("Swift Build on Linux: argv[0] is the test target's runner, beside the modules")
+  func swiftBuildOnLinux() throws {
+    let layout = try Layout()
+    let source = try layout.package(at: "clone")
+    // A native build of the same clone too: the runner's own build must win.
+    try layout.make("clone/.build/debug/Modules/\(Self.marker)/")
+    let products = "clone/.build/out/Products/Debug-linux"
+    try layout.make("\(products)/\(Self.marker)/")
+    try layout.make("\(products)/Step1Tests.so")
+    let runner = try layout.make("\(products)/Step1Tests-test-runner")
+    let search = layout.search(
+      .init(
+        arguments: [runner, "--testing-library", "swift-testing"], currentDirectory: layout.root,
+        sourceFile: source))
+    #expect(Self.folder(search) == "\(layout.root)/\(products)")
+    #expect(Self.via(search)?.isSourceTreeFallback == false)
+  }
+
+  @Test("Swift Build on macOS: the target's bundle after --test-bundle-path, in Products/Debug")
+  func swiftBuildOnMacOS() throws {
+    let layout = try Layout()
+    let source = try layout.package(at: "clone")
+    let products = "clone/.build/out/Products/Debug"
+    try layout.make("\(products)/\(Self.marker)/")
+    let bundle = try layout.make("\(products)/Step3Tests.xctest/Contents/MacOS/Step3Tests")
+    let helper = try layout.make("Xcode.app/usr/libexec/swift/pm/swiftpm-testing-helper")
+    let search = layout.search(
+      .init(
+        arguments: [
+          helper, "--test-bundle-path", bundle, bundle, "--testing-library", "swift-testing",
+        ],
+        currentDirectory: layout.root, sourceFile: source))
+    #expect(Self.folder(search) == "\(layout.root)/\(products)")
+  }
+
+  @Test(
+    "A copied test binary, and a clone built with Swift Build only: its products folder",
+    arguments: ["Debug-linux", "Debug"])
+  func copiedBinarySwiftBuild(_ configuration: String) throws {
+    let layout = try Layout()
+    let source = try layout.package(at: "clone")
+    let products = "clone/.build/out/Products/\(configuration)"
+    try layout.make("\(products)/\(Self.marker)/")
+    let search = layout.search(
+      .init(arguments: ["/elsewhere/Step1Tests-test-runner"], sourceFile: source))
+    #expect(Self.folder(search) == "\(layout.root)/\(products)")
+    #expect(Self.via(search)?.isSourceTreeFallback == true)
   }
 
   @Test("SwiftPM on Linux: argv[0] is the test binary, beside the Modules folder")
@@ -179,6 +278,10 @@ struct BuiltModulesTests {
       "\(binary) and the folders above it (the running binary, argv[0])",
       "/usr/lib (DYLD_LIBRARY_PATH)",
       "\(layout.root)/clone/.build/debug (the package's own build, found from the source tree)",
+      "\(layout.root)/clone/.build/out/Products/Debug-linux (the package's own build",
+      "in its Modules folder and in the folder itself",
+      "`.build/out/Products/Debug` (macOS) or `.build/out/Products/Debug-linux` (Linux) with "
+        + "Swift Build",
       "Fix: run `swift build --build-tests` in the clone (\(layout.root)/clone)",
       "WORKSHOP_MODULES=<the folder with \(Self.marker)>",
     ] {
@@ -205,6 +308,10 @@ struct BuiltModulesTests {
     let wrong = search("empty")
     #expect(Self.folder(wrong) == nil)
     #expect(wrong.explanation?.hasPrefix("No built modules: WORKSHOP_MODULES=empty names") == true)
+    #expect(
+      wrong.explanation?.contains(
+        "looked in `\(layout.root)/empty/Modules` (SwiftPM's native build system) and "
+          + "`\(layout.root)/empty` itself") == true, "\(wrong.explanation ?? "")")
   }
 
   @Test("No modules: the first check says why, once; the others are known issues, not run")

@@ -39,9 +39,10 @@ public enum WorkshopEnvironment {
   public static let modules = Variable(
     name: "WORKSHOP_MODULES", example: ".build/debug/Modules",
     meaning:
-      "The folder with ManagedObjectCore.swiftmodule that the compile probes compile against, "
-      + "when the tests cannot find the build that made them (a test binary run from elsewhere); "
-      + "Xcode's `Build/Products/Debug` works too.")
+      "The folder with ManagedObjectCore.swiftmodule that the compile probes (and `workshop "
+      + "doctor`) compile against, when the tests cannot find the build that made them (a test "
+      + "binary run from elsewhere); Swift Build's `.build/out/Products/Debug` (`Debug-linux` on "
+      + "Linux) and Xcode's `Build/Products/Debug` work too.")
   public static let bench = Variable(
     name: "WORKSHOP_BENCH", example: "1",
     meaning:

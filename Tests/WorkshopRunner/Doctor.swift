@@ -187,8 +187,10 @@ package enum Doctor {
   }
 
   /// The compile probe: `swiftc -emit-sil` of a file that imports `ManagedObjectCore`, against
-  /// the built modules (nil: not tried, because the build failed).
-  package static func probe(_ result: Shell.Result?, compiler: String) -> Finding {
+  /// the built modules in `modules` (nil: not tried, because the build failed).
+  package static func probe(
+    _ result: Shell.Result?, compiler: String, modules: String? = nil
+  ) -> Finding {
     guard let result else {
       return Finding(
         "Compile probe", ok: false, "not tried: it needs the build",
@@ -197,7 +199,8 @@ package enum Doctor {
     guard result.status != 0 else {
       return Finding(
         "Compile probe", ok: true,
-        "\(compiler) compiled a file that imports ManagedObjectCore, as the steps' probes do")
+        "\(compiler) compiled a file that imports ManagedObjectCore"
+          + (modules.map { " from \($0)" } ?? "") + ", as the steps' probes do")
     }
     var error = lines(result.output).first { $0.contains("error:") } ?? firstLine(result.output)
     // The probe's file is in a scratch folder that is gone by now: its name says enough.

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopBuildLayout
 import WorkshopEnvironment
 
 /// `workshop doctor`: runs the tools `Doctor` judges, prints a line per item as it goes, then
@@ -33,8 +34,8 @@ enum DoctorCommand {
     }
     report([Doctor.build(build, root: root.path)], since: start)
     start = Date()
-    let (compiler, probe) = build.status == 0 ? runProbe(in: root) : ("swiftc", nil)
-    report([Doctor.probe(probe, compiler: compiler)], since: build.status == 0 ? start : nil)
+    let probe = build.status == 0 ? runProbe(in: root) : Doctor.probe(nil, compiler: "swiftc")
+    report([probe], since: build.status == 0 ? start : nil)
     Console.say("\n" + Doctor.verdict(findings))
     return Doctor.status(findings)
   }
@@ -52,21 +53,28 @@ enum DoctorCommand {
     return result
   }
 
-  /// The compile probe: the compiler the steps' probes use, and what it printed for a file that
-  /// imports `ManagedObjectCore` from the built modules; nil when it could not run.
-  static func runProbe(in root: URL) -> (compiler: String, result: Shell.Result?) {
+  /// The compile probe: the compiler the steps' probes use compiles a file that imports
+  /// `ManagedObjectCore` from the build's modules, found as the probes find them.
+  static func runProbe(in root: URL) -> Doctor.Finding {
     guard let compiler = probeCompiler(in: root) else {
-      return ("swiftc", Shell.Result(status: 127, output: "error: no swiftc found"))
+      return Doctor.probe(
+        Shell.Result(status: 127, output: "error: no swiftc found"), compiler: "swiftc")
     }
+    // The same `swift` that built asks where: under Swift Build (Xcode 27's default) it names
+    // `.build/out/Products/Debug`, natively `.build/<triple>/debug`.
     guard let bin = capture("swift", ["build", "--show-bin-path"], in: root), bin.status == 0
     else {
-      return (compiler.path, Shell.Result(status: 1, output: "error: no build folder"))
+      return Doctor.probe(
+        Shell.Result(status: 1, output: "error: no build folder"), compiler: compiler.path)
     }
-    let modules = URL(fileURLWithPath: bin.output.trimmingCharacters(in: .whitespacesAndNewlines))
-      .appendingPathComponent("Modules")
-    let core = modules.appendingPathComponent("ManagedObjectCore.swiftmodule")
-    guard FileManager.default.fileExists(atPath: core.path) else {
-      return (compiler.path, Shell.Result(status: 1, output: "error: no \(core.path)"))
+    let modules: URL
+    switch Doctor.modules(
+      buildFolder: bin.output.trimmingCharacters(in: .whitespacesAndNewlines),
+      environment: ProcessInfo.processInfo.environment, currentDirectory: root.path,
+      exists: { FileManager.default.fileExists(atPath: $0) })
+    {
+    case .missing(let finding): return finding
+    case .found(let folder): modules = URL(fileURLWithPath: folder, isDirectory: true)
     }
     // A scratch folder for the file and for TMPDIR: the driver leaves a folder there each run.
     let scratch = FileManager.default.temporaryDirectory
@@ -77,7 +85,8 @@ enum DoctorCommand {
       try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
       try Data(probeSource.utf8).write(to: file)
     } catch {
-      return (compiler.path, Shell.Result(status: 1, output: "error: \(error)"))
+      return Doctor.probe(
+        Shell.Result(status: 1, output: "error: \(error)"), compiler: compiler.path)
     }
     var environment = ProcessInfo.processInfo.environment
     environment["TMPDIR"] = scratch.path
@@ -88,7 +97,9 @@ enum DoctorCommand {
     ]
     let result = try? Shell.run(
       executable: compiler, arguments, in: root, environment: environment)
-    return (compiler.path, result ?? Shell.Result(status: 127, output: "error: it did not start"))
+    return Doctor.probe(
+      result ?? Shell.Result(status: 127, output: "error: it did not start"),
+      compiler: compiler.path, modules: modules.path)
   }
 
   /// The compiler the steps' probes use (WorkshopSupport's `Toolchain.swiftc()`):

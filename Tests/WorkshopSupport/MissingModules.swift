@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import WorkshopBuildLayout
 import WorkshopEnvironment
 
 /// Says once that the modules are missing: the first check to need them records the issue, with

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopBuildLayout
 import WorkshopEnvironment
 
 /// The toolchain that built the tests: where its tools are, where the build put its modules, and
@@ -65,7 +66,8 @@ public enum Toolchain {
   }
 
   /// The folder with the modules of the build that made this test binary, for `-I`: SwiftPM's
-  /// `Modules` folder, or Xcode's `Build/Products/Debug` (``BuiltModules``).
+  /// `Modules` folder (native build system), or the products folder itself (Swift Build, Xcode),
+  /// as ``BuiltModules`` finds it.
   public static func modulesDirectory() throws -> URL {
     switch BuiltModules.thisRun {
     case .found(let folder, _):
