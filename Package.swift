@@ -86,7 +86,7 @@ let package = Package(
     // teaches. It reads the step modules' interfaces, so it depends on all of them.
     .testTarget(
       name: "DriftTests",
-      dependencies: ["WorkshopSupport"] + stepModules,
+      dependencies: ["WorkshopSupport", "WorkshopEnvironment"] + stepModules,
       path: "Tests/DriftTests"),
     // The workshop runner, `swift run workshop`: runs the steps' checks through `swift test` and
     // summarizes them. Foundation only. It lives under Tests/ with the rest of the workshop's tooling,

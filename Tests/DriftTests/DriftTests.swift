@@ -90,9 +90,22 @@ struct DriftTests {
   /// The compiler's target arguments, asked once for all steps.
   static let platform = Task { try await Toolchain.platformArguments() }
 
-  @Test("The starter and its solution expose the same public API", arguments: Pair.all)
+  /// A known limitation, not a failure: without the tool, this check is reported as cancelled
+  /// with the reason and the fix (a cancelled test case of a parameterized test prints nothing).
+  @Test("swift-synthesize-interface is there to read the public APIs")
+  func interfaceToolIsThere() async throws {
+    if case .missing(let explanation) = await InterfaceTool.thisRun.value {
+      try Test.cancel(Comment(rawValue: explanation))
+    }
+  }
+
+  @Test(
+    "The starter and its solution expose the same public API",
+    .enabled("swift-synthesize-interface is missing: see the check that looks for it") {
+      await InterfaceTool.thisRun.value.tool != nil
+    }, arguments: Pair.all)
   func samePublicAPI(_ pair: Pair) async throws {
-    let tool = try Toolchain.tool("swift-synthesize-interface")
+    let tool = try #require(await InterfaceTool.thisRun.value.tool)
     let base = try await Self.platform.value + ["-I", try Toolchain.modulesDirectory().path]
     var interfaces: [(module: String, text: String)] = []
     for module in [pair.module, "\(pair.module)Solution"] {

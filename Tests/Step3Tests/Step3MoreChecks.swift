@@ -174,7 +174,8 @@ extension Step3ProbeTests {
 
   static let warningLesson = Step3Tests.step.lesson(
     rule: "A warning in this step is part of the lesson: an entity isolated to CoreDataActor and "
-      + "declared Sendable draws \"conformance … to protocol 'Sendable' is already unavailable\", "
+      + "declared Sendable draws \"conformance … to protocol 'Sendable' is already unavailable\" "
+      + "(Swift 6.3; Swift 6.4 says \"… inherits an unavailable 'Sendable' conformance\"), "
       + "because ManagedObject is not Sendable, and neither is a subclass of it (SE-0434). The "
       + "declaration has no effect.",
     hint: "Remove `, Sendable` from CoreDataEntity: the entity stays on the actor, and its "

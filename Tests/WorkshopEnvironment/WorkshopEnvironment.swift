@@ -43,6 +43,13 @@ public enum WorkshopEnvironment {
       + "doctor`) compile against, when the tests cannot find the build that made them (a test "
       + "binary run from elsewhere); Swift Build's `.build/out/Products/Debug` (`Debug-linux` on "
       + "Linux) and Xcode's `Build/Products/Debug` work too.")
+  public static let synthesizeInterfaceDir = Variable(
+    name: "WORKSHOP_SYNTHESIZE_INTERFACE_DIR", example: "/opt/swift/usr/bin",
+    meaning:
+      "The folder the drift checks (verify mode) take `swift-synthesize-interface` from, when "
+      + "the one found (`xcrun --find` on macOS, else next to `swiftc`) is missing or is not from "
+      + "the toolchain that built the package. Without the tool, the public-API comparison is "
+      + "skipped with a message, and CI on Linux runs it.")
   public static let bench = Variable(
     name: "WORKSHOP_BENCH", example: "1",
     meaning:
@@ -71,7 +78,8 @@ public enum WorkshopEnvironment {
 
   /// Every variable, in the order the README lists them.
   public static let all = [
-    verify, side, check, timeScale, swiftc, modules, bench, modelSeconds, modelSeed, seed,
+    verify, side, check, timeScale, swiftc, modules, synthesizeInterfaceDir, bench, modelSeconds,
+    modelSeed, seed,
     histories,
   ]
 

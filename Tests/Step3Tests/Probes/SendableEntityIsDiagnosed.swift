@@ -1,7 +1,7 @@
-// PROBE: warns: Sendable | already unavailable
-// Declaring an isolated entity `Sendable` is diagnosed: `ManagedObject` says it is not Sendable,
-// so the declaration has no effect. Before the core said so
-// explicitly, this compiled silently, through a compiler bug (swiftlang/swift#85713).
+// PROBE: warns: Sendable | unavailable
+// An isolated entity declared `Sendable` draws a warning and stays non-Sendable: `ManagedObject`
+// says it is not (before it did, this compiled silently: swiftlang/swift#85713). The warning says
+// "is already unavailable" (Swift 6.3) or "inherits an unavailable 'Sendable' conformance" (6.4).
 import ManagedObjectCore
 import Subject
 
