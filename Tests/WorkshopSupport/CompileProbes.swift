@@ -11,7 +11,7 @@ import WorkshopEnvironment
 //
 //     // PROBE: compiles
 //     // PROBE: fails: can not be mutated | nonisolated context
-//     // PROBE: warns: already unavailable
+//     // PROBE: warns: Sendable | unavailable
 //
 // `compiles` means without a warning as well: Apple imports Core Data `@preconcurrency`, which
 // turns some errors into warnings, so a probe that only compiles proves less than it seems.

@@ -10,15 +10,12 @@ import WorkshopEnvironment
 public enum Toolchain {
   public enum Failure: Error, CustomStringConvertible {
     case noCompiler
-    case noTool(String, URL)
     case noModules(String)
 
     public var description: String {
       switch self {
       case .noCompiler:
         "No swiftc found: set WORKSHOP_SWIFTC to the compiler the tests were built with."
-      case .noTool(let name, let directory):
-        "No \(name) next to swiftc in \(directory.path): it ships with Swift 6.1 and later."
       case .noModules(let explanation):
         explanation
       }
@@ -39,16 +36,6 @@ public enum Toolchain {
       if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
     }
     throw Failure.noCompiler
-  }
-
-  /// A tool that ships next to `swiftc`, such as `swift-synthesize-interface`.
-  public static func tool(_ name: String) throws -> URL {
-    let directory = try swiftc().resolvingSymlinksInPath().deletingLastPathComponent()
-    let tool = directory.appendingPathComponent(name)
-    guard FileManager.default.isExecutableFile(atPath: tool.path) else {
-      throw Failure.noTool(name, directory)
-    }
-    return tool
   }
 
   /// Arguments that tell a frontend tool which platform to read modules for: the target triple,
