@@ -42,6 +42,12 @@ package enum Doctor {
     package var line: String { "\(ok ? "✔" : "✘") \(item): \(detail)" }
   }
 
+  /// How to select an Xcode, whatever its name in Applications (`Xcode-27.0.app`,
+  /// `Xcode-beta.app`): the fix lines say it, as the pre-work does.
+  package static let selectXcode =
+    "sudo xcode-select -s /Applications/<your Xcode>.app (`ls -d /Applications/Xcode*.app` "
+    + "lists them)"
+
   /// The toolchain: `swift --version` against the minimum, and `swiftc --version` against it
   /// (nil: the tool was not found).
   package static func toolchain(
@@ -50,7 +56,7 @@ package enum Doctor {
     let install =
       platform == .macOS
       ? "Install \(minimum.xcode) or later (it brings Swift \(minimum.swift)), open it once, and "
-        + "select it: sudo xcode-select -s /Applications/Xcode.app"
+        + "select it: \(selectXcode)"
       : "Install Swift \(minimum.swift) or later (swift.org/install) and put its usr/bin first "
         + "on the PATH."
     guard let swift, swift.status == 0, let line = versionLine(swift.output),
@@ -116,7 +122,7 @@ package enum Doctor {
     select: Shell.Result?, xcrunSwift: Shell.Result?, pathSwift: Shell.Result?,
     swiftcOverride: String?
   ) -> [Finding] {
-    let choose = "sudo xcode-select -s /Applications/Xcode.app"
+    let choose = selectXcode
     guard let select, select.status == 0, let folder = lines(select.output).first else {
       return [
         Finding(

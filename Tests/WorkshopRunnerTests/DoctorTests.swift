@@ -60,7 +60,7 @@ struct DoctorTests {
         == "✘ Swift: 6.2 (Apple Swift version 6.2 (swiftlang-6.2.0.19.9 clang-1700.3.19.1)) is "
         + "older than the workshop's minimum, Swift 6.3 (Xcode 26.4 or later)")
     #expect(swift.fix?.hasPrefix("Install Xcode 26.4 or later (it brings Swift 6.3)") == true)
-    #expect(swift.fix?.contains("sudo xcode-select -s /Applications/Xcode.app") == true)
+    #expect(swift.fix?.contains("sudo xcode-select -s /Applications/<your Xcode>.app") == true)
     let linux = Doctor.toolchain(swift: Self.ran(Version.xcode2601), swiftc: nil, platform: .linux)
     #expect(linux.first?.fix?.hasPrefix("Install Swift 6.3 or later") == true)
     let none = Doctor.toolchain(swift: nil, swiftc: nil, platform: .linux)
@@ -100,7 +100,8 @@ struct DoctorTests {
     #expect(commandLineTools.detail.contains("no XCTest"))
     #expect(
       commandLineTools.fix == "Select Xcode (Xcode 26.4 or later): "
-        + "sudo xcode-select -s /Applications/Xcode.app")
+        + "sudo xcode-select -s /Applications/<your Xcode>.app (`ls -d /Applications/Xcode*.app` "
+        + "lists them)")
 
     // Made up: xcode-select failing, as on a Mac with no developer folder at all.
     let nothing = Doctor.xcode(
