@@ -94,19 +94,13 @@ package final class ExamSummary: Sendable {
       + "printed after this summary is another test target's, which has no \(step) check."
   }
 
-  /// Writes the summary to standard error, the stream Swift Testing writes its console output
-  /// to (swift-testing, `Sources/Testing/ABI/EntryPoints/EntryPoint.swift`: "write events to
-  /// stderr"), after the scoreboard lines waiting in standard output. `swift test` reads a test
-  /// process's two streams in two threads and prints what each brings as it comes
-  /// (swift-package-manager, `Sources/Basics/Concurrency/AsyncProcess.swift`), so only the same
-  /// stream keeps the summary after the run's closing `Test run with …` line. On standard
-  /// output it came before that line in 1 run of 20 under Swift Build and 1 of 60 under the
-  /// native build system; on standard error, in none of 20 and 60 (Step 1, Linux).
+  /// Writes the summary where the scoreboard lines went (``ExamOutput``), after anything still
+  /// waiting in standard output.
   private func printIfAny(scope: TestProcessScope) {
     let text = text(for: scope)
     guard !text.isEmpty else { return }
     fflush(nil)
-    FileHandle.standardError.write(Data(text.utf8))
+    ExamOutput.write(text)
   }
 
   private static func sideOrder(_ label: String) -> Int { label.hasPrefix("yours") ? 0 : 1 }
