@@ -6,8 +6,10 @@ package struct TestRunOutput: Equatable, Sendable {
   /// Every scoreboard line, in the order printed.
   package let results: [CheckResult]
   package let issues: [ReportedIssue]
-  /// Whether Swift Testing printed its last line, `✔ Test run with N tests …`. A run that
-  /// crashed, or that the watchdog ended, did not.
+  /// Whether every test run printed its last line, `✔ Test run with N tests …`. A run that
+  /// crashed, or that the watchdog ended, did not. Under Swift Build, `swift test` starts one
+  /// test process per test target, one after another, and the others print their own last line
+  /// (`✔ Test run with 0 tests …`) after a step's crashed run: one is not enough.
   package let finished: Bool
   /// What stopped an unfinished run, in the output's words: a fatal error, a crash, the
   /// watchdog's message, the signal.
@@ -22,8 +24,8 @@ package struct TestRunOutput: Equatable, Sendable {
     let lines = Self.lines(of: output)
     results = lines.compactMap(CheckResult.init(line:))
     issues = ReportedIssue.all(in: lines)
-    // `✔`, `✘`, or `━` when the run passed with known issues.
-    finished = lines.contains { SymbolLine($0)?.text.hasPrefix("Test run with ") == true }
+    let runs = Self.runs(in: lines)
+    finished = !runs.isEmpty && runs.allSatisfy(\.ended)
     // A run that printed its last line was not stopped: a fatal error it shows is an exit
     // test's, quoted in an issue.
     var reasons: [String] = []
@@ -41,7 +43,33 @@ package struct TestRunOutput: Equatable, Sendable {
     }
     stopReasons = reasons
     unfinishedTests = Self.unfinished(in: lines)
-    tail = Array(lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.suffix(8))
+    // The run that stopped, not the test processes SwiftPM started after it.
+    let stopped = runs.first { !$0.ended }?.lines ?? lines.indices
+    tail = Array(
+      lines[stopped].filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.suffix(8))
+  }
+
+  /// The test runs in the output, each from its first line (`◇ Test run started.`) to its last
+  /// (`✔ Test run with N tests …`, `✘` when it failed, `━` when it passed with known issues), or
+  /// to where the next began, or to the end, if it did not end. Output trimmed of the first
+  /// lines reads as runs that each began after the one before ended.
+  package static func runs(in lines: [String]) -> [(lines: Range<Int>, ended: Bool)] {
+    var runs: [(lines: Range<Int>, ended: Bool)] = []
+    var start: Int?
+    var next = 0
+    for (index, line) in lines.enumerated() {
+      guard let message = SymbolLine(line) else { continue }
+      if message.symbol == .default, message.text == "Test run started." {
+        if let start { runs.append((start..<index, false)) }
+        start = index
+      } else if message.text.hasPrefix("Test run with ") {
+        runs.append(((start ?? next)..<(index + 1), true))
+        start = nil
+        next = index + 1
+      }
+    }
+    if let start { runs.append((start..<lines.count, false)) }
+    return runs
   }
 
   /// The results of `step`'s checks.

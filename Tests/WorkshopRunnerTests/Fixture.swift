@@ -9,6 +9,13 @@ import workshop
 /// matched nothing, and `swift build --build-tests` with a compile error in Step 2. Most are
 /// trimmed of Swift Testing's `◇ … started.` lines; `step1-yours` and the crashes keep them.
 ///
+/// Under Swift Build (`--build-system swiftbuild`, Swift 6.3.1, Linux), untrimmed, eleven test
+/// processes a run: `swiftbuild-step1` and `swiftbuild-step5`, the attendee's
+/// `swift test --build-system swiftbuild --filter StepN` on the untouched starters, and
+/// `swiftbuild-step1-solved` on Step 1 with its solution copied over the starter (both sides);
+/// `swiftbuild-crash`, the runner's `swift test --skip-build --filter Step1Tests` with
+/// `WORKSHOP_SIDE=yours`, on Step 1's `configure()` made to force-unwrap its nil `entity` first.
+///
 /// The build failures the runner explains beyond their first line, each captured in a scratch
 /// copy whose path is replaced by `capturedRoot`: `api-nonisolated` (Step 3's controller isolated
 /// to `CoreDataActor` and `nonisolated` dropped from its `init`) and `api-renamed` (its

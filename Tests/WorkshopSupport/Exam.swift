@@ -183,7 +183,7 @@ public func exam(
     only: WorkshopEnvironment.value(WorkshopEnvironment.check),
     isolation: isolation, sourceLocation: sourceLocation,
     report: { line in
-      print(line)
+      ExamOutput.write(line + "\n")
       ExamSummary.shared.record(
         step: check.step, check: check.name, label: subject ?? side.rawValue, line: line,
         passed: line.hasPrefix("[\(check.step)] ✔"))

@@ -7,6 +7,12 @@ import Synchronization
 ///
 /// The lines are indented, unlike scoreboard lines (`[Step1] ✔ …`), so that the runner and
 /// `.ci/flakiness`, which read scoreboard lines, do not count them twice.
+///
+/// It is printed when the test process exits, the latest any code of the workshop runs in a
+/// `swift test`. Under Swift Build each test target runs in a process of its own
+/// (``TestProcessScope``), and the targets SwiftPM runs after the step's print their own
+/// `✔ Test run with 0 tests … passed`, which no code of the workshop can follow; so the summary
+/// then says whose those lines are, and ends with the count on your side.
 package final class ExamSummary: Sendable {
   package struct Entry: Sendable, Equatable {
     let step: String
@@ -19,7 +25,7 @@ package final class ExamSummary: Sendable {
   /// The run's summary, printed when the test process exits if any check ran in it.
   static let shared: ExamSummary = {
     let summary = ExamSummary()
-    atexit { ExamSummary.shared.printIfAny() }
+    atexit { ExamSummary.shared.printIfAny(scope: .current) }
     return summary
   }()
 
@@ -34,13 +40,18 @@ package final class ExamSummary: Sendable {
     }
   }
 
-  /// The summary's text: per step, a heading, each result without its `[StepN]`, and the count
-  /// on your side. Empty when no check ran.
-  package var text: String {
+  /// The summary's text in a process that runs the whole package's tests: per step, a heading,
+  /// each result without its `[StepN]`, and the count on your side. Empty when no check ran.
+  package var text: String { text(for: .wholePackage) }
+
+  /// The summary's text in a process of `scope`: unless it holds the whole package, the line
+  /// before the last says that a test run printed after it is another test target's.
+  package func text(for scope: TestProcessScope) -> String {
     let entries = entries.withLock { $0 }
     guard !entries.isEmpty else { return "" }
+    let steps = Set(entries.map(\.step)).sorted(by: Self.stepOrder)
     var text = ""
-    for step in Set(entries.map(\.step)).sorted(by: Self.stepOrder) {
+    for step in steps {
       let results = entries.filter { $0.step == step }.sorted {
         ($0.check, Self.sideOrder($0.label), $0.label) < (
           $1.check, Self.sideOrder($1.label), $1.label
@@ -64,12 +75,32 @@ package final class ExamSummary: Sendable {
         text += "\(step.dropFirst(4))` lists them in this order.\n"
       }
     }
-    return text
+    guard scope != .wholePackage, let last = steps.last else { return text }
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    let note = Self.otherTargetsNote(step: last)
+    // Above the count on your side, so that the count stays the step's last line.
+    if let count = lines.last, count.hasPrefix("  Your side: ") {
+      lines.insert(Substring(note), at: lines.count - 1)
+    } else {
+      lines.append(Substring(note))
+    }
+    return lines.joined(separator: "\n") + "\n"
   }
 
-  private func printIfAny() {
-    let text = text
-    if !text.isEmpty { print(text, terminator: "") }
+  /// Says whose the test runs printed after the summary are, when each test target runs in its
+  /// own process.
+  package static func otherTargetsNote(step: String) -> String {
+    "  Swift Build runs each test target in its own process: a \"Test run with 0 tests\" "
+      + "printed after this summary is another test target's, which has no \(step) check."
+  }
+
+  /// Writes the summary where the scoreboard lines went (``ExamOutput``), after anything still
+  /// waiting in standard output.
+  private func printIfAny(scope: TestProcessScope) {
+    let text = text(for: scope)
+    guard !text.isEmpty else { return }
+    fflush(nil)
+    ExamOutput.write(text)
   }
 
   private static func sideOrder(_ label: String) -> Int { label.hasPrefix("yours") ? 0 : 1 }

@@ -52,7 +52,7 @@ public func builtModulesAreReady(
   guard let explanation = BuiltModules.thisRun.explanation else { return true }
   let line = MissingModulesReport.shared.report(
     check, label: label, explanation: explanation, sourceLocation: sourceLocation)
-  print(line)
+  ExamOutput.write(line + "\n")
   ExamSummary.shared.record(
     step: check.step, check: check.name, label: label, line: line, passed: false)
   return false
