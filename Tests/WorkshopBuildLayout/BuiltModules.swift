@@ -237,7 +237,9 @@ public enum BuiltModules {
       override: override)
   }
 
-  static func isBundlePath(_ path: String) -> Bool {
+  /// Whether `path` is, or is inside, a test bundle (`….xctest`): how macOS and Xcode start a
+  /// native build's tests.
+  public static func isBundlePath(_ path: String) -> Bool {
     path.hasSuffix(".xctest") || path.hasSuffix(".xctest/") || path.contains(".xctest/")
   }
 

@@ -1,4 +1,5 @@
 import Testing
+import WorkshopBuildLayout
 import WorkshopSupport
 
 /// Whether a test process is the package's only one, from the paths SwiftPM and Xcode start it

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopBuildLayout
 
 /// Which tests this test process holds: the whole package's, or one test target's.
 ///
