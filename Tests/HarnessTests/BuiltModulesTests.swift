@@ -62,31 +62,13 @@ struct BuiltModulesTests {
     return via
   }
 
-  /// Each build's bin path (as `swift build --show-bin-path` prints it, or Xcode's products
-  /// folder) and the folder `-I` takes there. The Swift Build and Xcode paths follow SwiftPM's
-  /// `BuildParameters.buildPath` and Xcode's DerivedData; the Linux ones were seen here.
-  static let layouts: [(name: String, bin: String, modules: String)] = [
-    (
-      "native, Linux", ".build/x86_64-unknown-linux-gnu/debug",
-      ".build/x86_64-unknown-linux-gnu/debug/Modules"
-    ),
-    (
-      "native, macOS", ".build/arm64-apple-macosx/debug", ".build/arm64-apple-macosx/debug/Modules"
-    ),
-    ("Swift Build, Linux", ".build/out/Products/Debug-linux", ".build/out/Products/Debug-linux"),
-    ("Swift Build, macOS", ".build/out/Products/Debug", ".build/out/Products/Debug"),
-    (
-      "Xcode", "DerivedData/CoreDataConcurrencyWorkshop-abc/Build/Products/Debug",
-      "DerivedData/CoreDataConcurrencyWorkshop-abc/Build/Products/Debug"
-    ),
-  ]
-
   @Test(
     "Every build's bin path leads to the folder -I takes: Modules (native) or itself",
-    arguments: layouts.map(\.name))
+    arguments: BuiltModules.knownLayouts.map(\.name))
   func binPathLayouts(_ name: String) throws {
     let layout = try Layout()
-    let (_, bin, modules) = try #require(Self.layouts.first { $0.name == name })
+    let known = try #require(BuiltModules.knownLayouts.first { $0.name == name })
+    let (bin, modules) = (known.binPath, known.modules)
     try layout.make("\(modules)/\(Self.marker)/")
     // What else a build folder holds: the test product, and the other layout's folder name.
     try layout.make("\(bin)/\(Self.product).xctest")

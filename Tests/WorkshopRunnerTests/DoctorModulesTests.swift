@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkshopBuildLayout
 import workshop
 
 /// The doctor's compile probe finds the build's modules where the steps' probes do, in every
@@ -38,33 +39,15 @@ struct DoctorModulesTests {
     func remove() { try? FileManager.default.removeItem(atPath: root) }
   }
 
-  /// Each build's bin path and the folder `-I` takes there. Native and Swift Build on Linux are
-  /// what `swift build --show-bin-path` printed here (Swift 6.3.1, with and without
-  /// `--build-system swiftbuild`); macOS's follow SwiftPM's `BuildParameters.buildPath`; Xcode's
-  /// is DerivedData's products folder, which the doctor reaches through WORKSHOP_MODULES.
-  static let layouts: [(name: String, bin: String, modules: String)] = [
-    (
-      "native, Linux", ".build/x86_64-unknown-linux-gnu/debug",
-      ".build/x86_64-unknown-linux-gnu/debug/Modules"
-    ),
-    (
-      "native, macOS", ".build/arm64-apple-macosx/debug", ".build/arm64-apple-macosx/debug/Modules"
-    ),
-    ("Swift Build, Linux", ".build/out/Products/Debug-linux", ".build/out/Products/Debug-linux"),
-    ("Swift Build, macOS", ".build/out/Products/Debug", ".build/out/Products/Debug"),
-    (
-      "Xcode", "DerivedData/CoreDataConcurrencyWorkshop-abc/Build/Products/Debug",
-      "DerivedData/CoreDataConcurrencyWorkshop-abc/Build/Products/Debug"
-    ),
-  ]
-
   @Test(
-    "Each build's bin path: the doctor compiles against its modules", arguments: layouts.map(\.name)
+    "Each build's bin path: the doctor compiles against its modules",
+    arguments: BuiltModules.knownLayouts.map(\.name)
   )
   func eachLayout(_ name: String) throws {
     let folder = try Folder()
     defer { folder.remove() }
-    let (_, bin, modules) = try #require(Self.layouts.first { $0.name == name })
+    let known = try #require(BuiltModules.knownLayouts.first { $0.name == name })
+    let (bin, modules) = (known.binPath, known.modules)
     try folder.make("\(modules)/\(Self.marker)")
     let binPath = try folder.make(bin)
     #expect(folder.modules(binPath) == .found("\(folder.root)/\(modules)"))
