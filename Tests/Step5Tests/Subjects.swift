@@ -151,7 +151,11 @@ final class HeldCall: Sendable {
       started.open()
       _ = finish.wait(timeout: .seconds(15))
     }
-    call = Task {
+    // Off the cooperative pool: the untouched starter runs a block on its caller's thread, and
+    // in verify mode (starter and solution in one process) two held blocks of the starter's
+    // cases held both pool threads for seconds, and the solution's bounded waits beside them ran
+    // out (CI red twice in new-step's verify: "a caller cancelled before it asks …", solution).
+    call = Task(executorPreference: OffThePoolExecutor.shared) {
       if reading { try await scheduler.read(block) } else { try await scheduler.write(block) }
     }
   }
