@@ -151,11 +151,13 @@ final class HeldCall: Sendable {
       started.open()
       _ = finish.wait(timeout: .seconds(15))
     }
-    // Off the cooperative pool: the untouched starter runs a block on its caller's thread, and
-    // in verify mode (starter and solution in one process) two held blocks of the starter's
-    // cases held both pool threads for seconds, and the solution's bounded waits beside them ran
-    // out (CI red twice in new-step's verify: "a caller cancelled before it asks …", solution).
-    call = Task(executorPreference: OffThePoolExecutor.shared) {
+    // In verify mode, off the cooperative pool: the untouched starter runs a block on its
+    // caller's thread, and with starter and solution in one process two held blocks of the
+    // starter's cases held both pool threads for seconds, and the solution's bounded waits beside
+    // them ran out (CI red twice in new-step's verify: "a caller cancelled before it asks …").
+    // Elsewhere on the pool, as before: off it, the thread sanitizer's gate failed Step 5's
+    // scenario checks on the solution in 2 of 3 runs (not understood).
+    call = Task(executorPreference: isVerifyMode ? OffThePoolExecutor.shared : nil) {
       if reading { try await scheduler.read(block) } else { try await scheduler.write(block) }
     }
   }
