@@ -148,9 +148,10 @@ func meet(
 /// Two jobs of `actor` meet at a barrier only if they run at the same time.
 func jobsOverlap(on actor: any Actor, holdsTheQueue: @escaping @Sendable () -> Bool) async -> Bool {
   let barrier = Barrier(parties: 2)
-  async let first = meet(on: actor, barrier, holdsTheQueue: holdsTheQueue)
-  async let second = meet(on: actor, barrier, holdsTheQueue: holdsTheQueue)
-  let (met, metToo) = await (first, second)
+  let job = { @Sendable in
+    await meet(on: actor, barrier, holdsTheQueue: holdsTheQueue)
+  }
+  let (met, metToo) = await sideBySide(job, job)
   return met && metToo
 }
 

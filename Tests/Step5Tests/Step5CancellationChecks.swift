@@ -77,11 +77,11 @@ extension Step5Tests {
   /// else holds the slot.
   static func cancelledBeforeJoining(_ subject: Subject) async throws {
     let (_, scheduler) = try await Self.setUp(subject)
-    let (_, freeOutcome) = await writeCancelledBeforeAsking(on: scheduler)
+    let (_, freeOutcome, freeWait) = await writeCancelledBeforeAsking(on: scheduler)
     let freeLeft = scheduler.waitingCount
     let holder = await SlotHolder.take(scheduler)
     defer { holder.letGo() }
-    let (late, outcome) = await writeCancelledBeforeAsking(on: scheduler)
+    let (late, outcome, wait) = await writeCancelledBeforeAsking(on: scheduler)
     let left = scheduler.waitingCount
     try await holder.release()
     _ = await late.result
@@ -95,37 +95,39 @@ extension Step5Tests {
     expect(
       Self.isCancellation(freeOutcome),
       observed: freeOutcome == nil
-        ? "a caller cancelled before it asked, with the slot free, did not return; "
+        ? "a caller cancelled before it asked, with the slot free, did not return (\(freeWait)); "
           + "\(freeLeft) caller(s) queued"
         : "a caller cancelled before it asked, with the slot free, got \(freeOutcome!)",
       lesson: lesson)
     expect(
       Self.isCancellation(outcome) && left == 0,
       observed: outcome == nil
-        ? "a caller that was cancelled before it asked waited for the slot all the same"
+        ? "a caller that was cancelled before it asked waited for the slot all the same "
+          + "(\(wait))"
         : "a caller cancelled before it asked got \(outcome!) while the slot was taken; "
           + "\(left) caller(s) queued",
       lesson: lesson)
   }
 
-  /// A write whose task is cancelled before it asks, and how it ended within 5 s (nil: it did
-  /// not, or it was seen queued for good). The task is returned so that the caller can wait for it after releasing the slot.
+  /// A write whose task is cancelled before it asks, and how it ended within 5 s; when it did
+  /// not (or was seen queued for good), nil and what the bounded wait said. The task is returned
+  /// so that the caller can wait for it after releasing the slot.
   private static func writeCancelledBeforeAsking(
     on scheduler: any Scheduler
-  ) async -> (Task<String, any Error>, Result<String, any Error>?) {
+  ) async -> (Task<String, any Error>, Result<String, any Error>?, String) {
     let caller = Task {
       _ = await eventually(within: .seconds(5)) { Task.isCancelled }
       return try await scheduler.write { _ in "ran" }
     }
     caller.cancel()
-    let outcome = try? await withTimeout(
-      .seconds(5), "the caller cancelled before asking", stalled: scheduler.stalled
-    ) { await caller.result }
-    // A bounded call that stalled returns as a failure of its own: it did not finish either.
-    if case .failure(let error as TimeoutError)? = outcome, error.stalled != nil {
-      return (caller, nil)
+    do {
+      let outcome = try await withTimeout(
+        .seconds(5), "the caller cancelled before asking", stalled: scheduler.stalled
+      ) { await caller.result }
+      return (caller, outcome, "")
+    } catch {
+      return (caller, nil, "\(error)")
     }
-    return (caller, outcome)
   }
 
   /// True when a call ended by throwing `CancellationError`.

@@ -62,9 +62,8 @@ struct TheLostUpdate {
   func oneActorSerializesReads() async {
     let actor = OneActorForEverything()
     let barrier = Barrier(parties: 2)
-    async let first = actor.read(meeting: barrier)
-    async let second = actor.read(meeting: barrier)
-    let (met, metToo) = await (first, second)
+    let read = { @Sendable in await actor.read(meeting: barrier) }
+    let (met, metToo) = await sideBySide(read, read)
     #expect(!(met && metToo), "the two reads met: the actor ran them at once")
   }
 }

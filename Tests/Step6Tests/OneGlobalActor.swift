@@ -50,18 +50,16 @@ struct OneGlobalActorContrast {
   @Test("Two jobs of one global actor never run at the same time; two model actors do")
   func contrast() async {
     let barrier = Barrier(parties: 2)
-    async let one = meetAt(barrier, on: OneStore.shared)
-    async let two = meetAt(barrier, on: OneStore.shared)
-    let (met, metToo) = await (one, two)
+    let job = { @Sendable in await meetAt(barrier, on: OneStore.shared) }
+    let (met, metToo) = await sideBySide(job, job)
     #expect(!(met && metToo), "two jobs of one global actor ran at once")
 
     let container = PersistentContainer(name: "contrast")
     let first = DataHandler(modelContainer: container)
     let second = DataHandler(modelContainer: container)
     let together = Barrier(parties: 2)
-    async let three = meetAt(together, on: first)
-    async let four = meetAt(together, on: second)
-    let (metAgain, metAgainToo) = await (three, four)
+    let (metAgain, metAgainToo) = await sideBySide(
+      { await meetAt(together, on: first) }, { await meetAt(together, on: second) })
     #expect(metAgain && metAgainToo, "two model actors did not run at once")
   }
 }

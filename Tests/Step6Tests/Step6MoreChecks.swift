@@ -173,15 +173,3 @@ extension Step6Tests {
 private func identity(of executor: UnownedSerialExecutor) -> UInt {
   withUnsafeBytes(of: executor) { $0.load(as: UInt.self) }
 }
-
-/// Runs a task's nonisolated code on Dispatch threads instead of the cooperative pool, for the
-/// callers of a check whose wrong answer blocks the thread that calls `enqueue`.
-final class DispatchTaskExecutor: TaskExecutor {
-  static let shared = DispatchTaskExecutor()
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    let executor = asUnownedTaskExecutor()
-    DispatchQueue.global().async { job.runSynchronously(on: executor) }
-  }
-}

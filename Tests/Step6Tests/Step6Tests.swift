@@ -141,17 +141,14 @@ struct Step6Tests {
       let second = subject.make(container)
       try Self.requireRunnableExecutors(first, second)
       let barrier = Barrier(parties: 2)
-      // Each caller prefers a serial queue of its own: a default actor (the untouched starter)
+      // Each caller starts on a serial queue of its own: a default actor (the untouched starter)
       // runs its job there instead of on the cooperative pool, which other tests may hold. An
       // actor with an executor of its own runs its job on that executor, whatever the caller
       // prefers. Both jobs get a thread either way; whether they overlap is the executors' doing.
-      async let one = withTaskExecutorPreference(SerialQueueTaskExecutor("step6-first")) {
-        await meet(on: first, barrier, partner: second)
-      }
-      async let two = withTaskExecutorPreference(SerialQueueTaskExecutor("step6-second")) {
-        await meet(on: second, barrier, partner: first)
-      }
-      let (met, metToo) = await (one, two)
+      let (met, metToo) = await sideBySide(
+        on: (SerialQueueTaskExecutor("step6-first"), SerialQueueTaskExecutor("step6-second")),
+        { await meet(on: first, barrier, partner: second) },
+        { await meet(on: second, barrier, partner: first) })
       let shared = sharedQueue(first, second)
       expect(
         met && metToo,
@@ -194,7 +191,7 @@ struct Step6Tests {
           return found.joined(separator: " → ")
         }
       ) {
-        try await withTaskExecutorPreference(DispatchTaskExecutor.shared) {
+        try await withTaskExecutorPreference(OffThePoolExecutor.shared) {
           async let one = callPartner(on: first, partner: second, meeting: barrier)
           async let two = callPartner(on: second, partner: first, meeting: barrier)
           _ = try await (one, two)
