@@ -20,67 +20,6 @@ public let timeScale: Double = {
   return max(value ?? 1, 1)
 }()
 
-/// A one-shot signal: threads wait for it, with a timeout, until someone opens it.
-///
-/// Waiting blocks the calling thread, so wait from a `DispatchQueue` or a context's queue, not
-/// from the cooperative pool (which has only as many threads as the machine has cores).
-public final class Gate: Sendable {
-  private let condition = NSCondition()
-  private let state = Mutex(false)
-
-  public init() {}
-
-  /// Lets every current and future waiter through.
-  public func open() {
-    condition.lock()
-    state.withLock { $0 = true }
-    condition.broadcast()
-    condition.unlock()
-  }
-
-  public var isOpen: Bool { state.withLock { $0 } }
-
-  /// Waits, off the cooperative pool, until the gate is open; false if `timeout` passed first.
-  public func opened(within timeout: Duration = defaultWaitTimeout) async -> Bool {
-    (try? await offThePool { self.wait(timeout: timeout) }) ?? false
-  }
-
-  /// Blocks until the gate is open; false if `timeout` passed first.
-  @discardableResult
-  public func wait(timeout: Duration = defaultWaitTimeout) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout.seconds)
-    condition.lock()
-    defer { condition.unlock() }
-    while !isOpen {
-      if !condition.wait(until: deadline) { return isOpen }
-    }
-    return true
-  }
-}
-
-/// Lets `parties` threads meet: each `arriveAndWait` returns once all have arrived, or false
-/// when the timeout passed first.
-public final class Barrier: Sendable {
-  private let parties: Int
-  private let arrived = Mutex(0)
-  private let gate = Gate()
-
-  public init(parties: Int) {
-    precondition(parties > 0)
-    self.parties = parties
-  }
-
-  @discardableResult
-  public func arriveAndWait(timeout: Duration = defaultWaitTimeout) -> Bool {
-    let count = arrived.withLock { value -> Int in
-      value += 1
-      return value
-    }
-    if count == parties { gate.open() }
-    return gate.wait(timeout: timeout)
-  }
-}
-
 /// Thrown when an awaited operation did not finish in time, or (`stalled`) when the state it
 /// waits on showed that it never can.
 public struct TimeoutError: Error, CustomStringConvertible {
@@ -139,39 +78,62 @@ public func withTimeout<Value: Sendable>(
   }
 }
 
-/// Fires once `timeout` of the time in which it could run has passed. It looks every 50 ms and
-/// counts at most 100 ms for each look: a look that comes seconds late, because the process or
-/// the machine was kept busy elsewhere (parallel builds, the compile probes), spends only
-/// 100 ms of the bound. On a machine that runs it, it fires at `timeout`, as a plain timer
-/// would; a starved run is given the time it was starved of, instead of failing a right answer.
+/// Fires once `timeout` of the time in which the awaited work could run has passed. It looks
+/// every 50 ms and counts the time since its last look, at most 100 ms, only when a round of
+/// the cooperative pool (``PoolRounds``) ran in between: a look that comes seconds late, because
+/// the machine was kept busy elsewhere, spends only 100 ms of the bound, and while the pool is
+/// full or held (seen: 9 to 12 s at the start of every verify run, hundreds of checks and the
+/// probes' compilers at once) the awaited caller waits for a thread and nothing counts. On an
+/// idle machine it fires at `timeout`, as a plain timer would. An answer that holds the pool
+/// itself (a semaphore waited on there) still fails: after `timeout` × ``poolHeldFactor`` of
+/// looks, counted or not.
 /// At each look it also asks `stalled`, and fires at once, with its answer, when it has one.
 private enum AwakeTimer {
+  static let poolHeldFactor = 4.0
+
   /// Stops looking as soon as `done` says the wait is over. `fire` gets what `stalled` said,
   /// or nil when the time ran out.
   static func after(
     _ timeout: Duration, unless done: @escaping @Sendable () -> Bool,
     stalled: (@Sendable () -> String?)?, _ fire: @escaping @Sendable (String?) -> Void
   ) {
-    look(left: timeout, last: .now, done, stalled, fire)
+    let rounds = PoolRounds()
+    let clock = Clock(
+      left: timeout, awakeLeft: timeout * poolHeldFactor, last: .now, round: rounds.tick())
+    look(clock, rounds, done, stalled, fire)
+  }
+
+  /// What is left of the bound, counted and looked, and where the last look was.
+  private struct Clock: Sendable {
+    var left: Duration
+    var awakeLeft: Duration
+    var last: ContinuousClock.Instant
+    var round: Int
   }
 
   private static func look(
-    left: Duration, last: ContinuousClock.Instant, _ done: @escaping @Sendable () -> Bool,
+    _ clock: Clock, _ rounds: PoolRounds, _ done: @escaping @Sendable () -> Bool,
     _ stalled: (@Sendable () -> String?)?, _ fire: @escaping @Sendable (String?) -> Void
   ) {
-    let step = min(left, .milliseconds(50))
+    let step = min(clock.left, .milliseconds(50))
     DispatchQueue.global().asyncAfter(deadline: .now() + step.seconds) {
       guard !done() else { return }
       if let observed = stalled?() {
         fire(observed)
         return
       }
+      var clock = clock
       let now = ContinuousClock.now
-      let left = left - min(now - last, .milliseconds(100))
-      if left <= .zero {
+      let spent = min(now - clock.last, .milliseconds(100))
+      let round = rounds.tick()
+      if round > clock.round { clock.left -= spent }
+      clock.awakeLeft -= spent
+      clock.last = now
+      clock.round = round
+      if clock.left <= .zero || clock.awakeLeft <= .zero {
         fire(nil)
       } else {
-        look(left: left, last: now, done, stalled, fire)
+        look(clock, rounds, done, stalled, fire)
       }
     }
   }
@@ -277,12 +239,17 @@ public func offThePool<Value: Sendable>(
 /// (the untouched starter, in verify mode) waits out its bound without spinning a thread of the
 /// cooperative pool. Spinning, the verify suite took 14–15 s instead of 11 s on 2 cores, and the
 /// checker's cross-context stress round 5–6 s of its 10 s bound instead of 1 s (measured).
+///
+/// Each look comes back through the cooperative pool, so it counts at most 100 ms since the
+/// last one: a look the pool kept waiting (its queue full at the start of the verify run, 9 to
+/// 12 s) spends only that much of the bound, as in ``withTimeout(_:_:stalled:_:)``.
 public func eventually(
   within timeout: Duration = defaultWaitTimeout, _ condition: @Sendable () -> Bool
 ) async -> Bool {
-  let deadline = ContinuousClock.now + timeout * timeScale
+  var left = timeout * timeScale
+  var last = ContinuousClock.now
   var looks = 0
-  while ContinuousClock.now < deadline {
+  while left > .zero {
     if condition() { return true }
     looks += 1
     if looks < 200 {
@@ -291,6 +258,9 @@ public func eventually(
       // A bounded wait's poll interval, not a race provoked: the loop waits for `condition`.
       try? await Task.sleep(for: .milliseconds(1))
     }
+    let now = ContinuousClock.now
+    left -= min(now - last, .milliseconds(100))
+    last = now
   }
   return condition()
 }

@@ -1,3 +1,5 @@
+import WorkshopSupport
+
 /// A run in which a caller waits for a slot it can never get, or waits where the queue does not
 /// count it, read from the run's own history and the scheduler's `waitingCount`
 /// (``StallReading``): drawn for a program's run, so that its settle ends as soon as it shows
