@@ -7,7 +7,9 @@
 // state of its own and no non-Sendable argument, so its result is a fresh, disconnected region
 // that the main actor may take. The object still belongs to the background context: the read
 // on the main actor is a wrong read, which only the confinement checker sees, at run time
-// (Tests/Step5Tests/TheReturnedObject.swift).
+// (Tests/Step5Tests/TheReturnedObject.swift). Two changes are the port's: the fetch runs in the
+// context's `perform`, and `updateLabel(_:)` takes the label it sets as a parameter, where the
+// slide's `updateLabel()` sets a `label` it does not declare (2024 talk, slides 25–27).
 import ManagedObjectCore
 import Subject
 
