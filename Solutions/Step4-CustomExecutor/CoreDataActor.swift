@@ -5,7 +5,7 @@ public actor CoreDataActor {
   public static let shared = CoreDataActor()
 
   /// Every job of this actor runs where `CoreDataExecutor.shared` puts it: inside the context's
-  /// `perform`, on the context's queue (2023 talk, slide 53).
+  /// `perform` (2023 talk, slide 53), so on the context's queue.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
     CoreDataExecutor.shared.asUnownedSerialExecutor()
   }

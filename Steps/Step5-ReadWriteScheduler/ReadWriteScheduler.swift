@@ -9,7 +9,7 @@ public enum SchedulerError: Error, Equatable {
 }
 
 /// Runs blocks of persistence work, each with a fresh context: reads side by side, writes alone.
-/// It is the 2024 talk's closing idea, as databases do it: many readers or one writer (2024 talk,
+/// It is the 2024 talk's idea, as databases do it: many readers or one writer (2024 talk,
 /// slides 74 and 76).
 ///
 /// Blocks are `@Sendable` and return only Sendable values: they run on a context's queue, so they
