@@ -129,6 +129,12 @@ public final class ManagedObjectContext: Sendable {
   /// as soon as it is certain, instead of waiting out a bound.
   public var performAndWaitCycle: [String]? { WaitsFor.cycle(through: core.id) }
 
+  /// How many threads are in `performAndWait` on this context now: waiting for its queue, or
+  /// running their block there. Thread-safe. Core Data has no such query; a check asks it to
+  /// see at once that a caller blocked its thread waiting for a busy context, instead of waiting
+  /// out a bound for another job of that thread that never comes.
+  public var threadsInPerformAndWait: Int { WaitsFor.count(for: core.id) }
+
   // MARK: - Objects
 
   /// Creates and inserts a new object, like `NSEntityDescription.insertNewObject(forEntityName:into:)`.

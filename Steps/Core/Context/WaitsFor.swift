@@ -6,8 +6,9 @@
 /// A context's queue is serial: while a thread runs one of its blocks, no other block of it
 /// starts. So an edge A → B says that A's queue runs nothing until B's runs the waiting block,
 /// and a cycle A → B → A says that neither ever will: a deadlock, certain from this state alone.
-/// Only the waits that can make one are kept (a thread that holds no context blocks no queue by
-/// waiting); each is recorded before the thread waits and removed as soon as its wait is over.
+/// Every wait is kept, recorded before the thread waits and removed as soon as its block has run:
+/// those of a thread that holds no context make no edge, and are counted only (a check sees a
+/// caller's thread blocked in `performAndWait`, `ManagedObjectContext.threadsInPerformAndWait`).
 enum WaitsFor {
   private struct Wait {
     let holds: [PerformScope.Entry]
@@ -21,7 +22,6 @@ enum WaitsFor {
     for core: ContextCore, _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let holds = PerformScope.heldByThisThread
-    guard !holds.isEmpty else { return try body() }
     let token = waits.withLock { waits in
       defer { waits.next += 1 }
       waits.all[waits.next] = Wait(holds: holds, waitsFor: core)
@@ -29,6 +29,12 @@ enum WaitsFor {
     }
     defer { _ = waits.withLock { $0.all.removeValue(forKey: token) } }
     return try body()
+  }
+
+  /// How many threads are in `performAndWait` for `id`'s queue: waiting for it, or running
+  /// their block there.
+  static func count(for id: ContextID) -> Int {
+    waits.withLock { $0.all.values.count { $0.waitsFor.id == id } }
   }
 
   /// The contexts of a cycle of waits through `id`, by name, starting with `id`'s; nil when

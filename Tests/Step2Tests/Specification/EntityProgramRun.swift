@@ -190,7 +190,11 @@ enum EntityProgramRun {
   ) async -> [EntityOutcome] {
     await withTaskGroup(of: (Int, EntityOutcome).self) { group in
       for (index, call) in calls.enumerated() {
-        group.addTask {
+        // Off the cooperative pool: a call that blocks its thread (`performAndWait` on a context
+        // whose save is held) would hold both of its threads, and the bounded waits of this run,
+        // which look from the pool, could not end until the held saves were let go, 5 s later
+        // (a whole step took 15.7 s on such a wrong answer, on a quiet machine).
+        group.addTask(executorPreference: OffThePoolExecutor.shared) {
           let outcome = await perform(call)
           returned.add()
           return (index, outcome)
