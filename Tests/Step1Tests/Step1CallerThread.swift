@@ -95,9 +95,11 @@ extension Step1Tests {
     // at once, from the context: nothing else uses it while it is held. Only a thread blocked
     // some other way (a semaphore) waits the bound out; 1 s was too short for the verify run on
     // a loaded 2-core machine (1 run in 20).
+    let blocked: @Sendable () -> String? = {
+      context.threadsInPerformAndWait > 0 ? "name() waits in performAndWait" : nil
+    }
     let free = try await finishes(
-      within: .seconds(5), "another job on name()'s thread",
-      stalled: { context.threadsInPerformAndWait > 0 ? "name() waits in performAndWait" : nil }
+      within: .seconds(5), "another job on name()'s thread", stalled: blocked
     ) { await probe.value }
     release.open()
     _ = try await withTimeout(defaultWaitTimeout, "name() once the context is free") {
