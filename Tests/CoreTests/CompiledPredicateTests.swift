@@ -8,8 +8,8 @@ extension Book {
 }
 
 /// A fetch compiles the predicate shapes that `#Predicate` makes of attributes into closures over
-/// the store's values (Steps/Core/CompiledPredicate.swift), and judges every other shape on an
-/// object. Either way a fetch finds what evaluating the predicate on each object finds.
+/// the store's values (Steps/Core/Requests/CompiledPredicate.swift), and judges every other shape
+/// on an object. Either way a fetch finds what evaluating the predicate on each object finds.
 @Suite("Core: compiled fetch predicates")
 struct CompiledPredicateTests {
   /// A store of samples with varied values, optional ones nil in every third row.

@@ -7,7 +7,8 @@ import WorkshopSupport
 /// lost to another context's save: "Core Data Programming Guide › Creating Managed Object
 /// Relationships" (a to-many relationship is maintained through its inverse), and
 /// `NSMergeConflict`'s snapshots, which hold "attributes and to-one relationships" only. The core
-/// writes a to-many side as the additions and removals a context made (Steps/Core/ToManyChanges.swift).
+/// writes a to-many side as the additions and removals a context made
+/// (Steps/Core/ManagedObjects/ToManyChanges.swift).
 @Suite("To-many relationships keep every context's additions")
 struct ToManyChangesTests {
   /// An author saved with the books titled `titles`; returns the author's ID.

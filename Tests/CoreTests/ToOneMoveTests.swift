@@ -9,7 +9,7 @@ import WorkshopSupport
 /// relationships between managed objects without causing referential integrity errors" (Core
 /// Data Programming Guide, "Relationships and Fetched Properties"): after any save an author
 /// lists exactly the books whose `author` is that author. Whichever context's `author` the merge
-/// policy keeps, the to-many sides follow it (Steps/Core/ToManyChanges.swift).
+/// policy keeps, the to-many sides follow it (Steps/Core/ManagedObjects/ToManyChanges.swift).
 @Suite("Moving an object between owners in several contexts")
 struct ToOneMoveTests {
   /// Ann, Bob and Carl, and a book by Ann, saved.

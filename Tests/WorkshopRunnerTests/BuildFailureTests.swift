@@ -43,7 +43,8 @@ struct BuildFailureTests {
   @Test("An error outside the steps names where it is")
   func errorOutsideTheSteps() throws {
     let output = try Fixture.text("build-failure").replacingOccurrences(
-      of: "Steps/Step2-ObjectIDRefetch/CoreDataEntity.swift", with: "Steps/Core/ManagedObject.swift"
+      of: "Steps/Step2-ObjectIDRefetch/CoreDataEntity.swift",
+      with: "Steps/Core/ManagedObjects/ManagedObject.swift"
     )
     let failure = BuildFailure(output: output, root: Fixture.capturedRoot)
     #expect(failure.brokenSteps.isEmpty)

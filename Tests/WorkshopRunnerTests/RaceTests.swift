@@ -142,7 +142,7 @@ struct RaceTests {
     #expect(text.contains("   - in the checks and their harness, seen 1 time, in 1 of 1 run:"))
     #expect(text.contains("   - in the core (ManagedObjectCore), seen 1 time, in 1 of 1 run:"))
     #expect(text.contains("Tests/WorkshopSupport/Watchdog.swift:44"))
-    #expect(text.contains("Steps/Core/Context/ContextCore+Perform.swift:55"))
+    #expect(text.contains("Steps/Core/Contexts/ContextCore/ContextCore+Perform.swift:55"))
     #expect(!text.contains("✘"))
     #expect(
       text.hasSuffix(
