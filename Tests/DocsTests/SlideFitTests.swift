@@ -104,7 +104,7 @@ struct SlideFitTests {
       - A `@Sendable` block captures only Sendable things: the context, IDs, values; not an actor's state, not a managed object.
       """
     let synchronousOnTheActor = """
-      ## Synchronous on the actor (slides 57–66)
+      ## Synchronous on the actor
 
       ```swift from=Steps/Step4-CustomExecutor/CoreDataContext.swift
       @CoreDataActor
