@@ -81,4 +81,57 @@ struct SlideFitTests {
     let tableHeight = SlideFit.measure(table).height
     #expect(tableHeight > 5 && tableHeight < 6.5, "three one-line rows; measured \(tableHeight)")
   }
+
+  /// The two slides the estimate is calibrated against (see `SlideFit`), as they were when Marp
+  /// drew them past the content area: deck 01's by 15 px (578 px), deck 04's by 1 px (564 px).
+  /// The estimate must find both too full, and be no more than a line of text off.
+  @Test("The estimate finds too full the two slides Marp drew past the content area")
+  func calibration() {
+    let compilerSaysNow = """
+      ## What the compiler says now
+
+      Old `perform` blocks escaped but were not `@Sendable`. The iOS 26 / macOS 26 SDK marks the context `NS_SWIFT_SENDABLE`, the managed object `NS_SWIFT_NONSENDABLE`, and makes every `perform` block `@Sendable`. The core does the same:
+
+      ```swift from=Steps/Core/ManagedObjectContext.swift
+      public func perform(_ block: @escaping @Sendable () -> Void) {
+      // …
+      public func perform<Result, Failure: Error>(
+        schedule: ScheduledTaskType = .immediate,
+        _ block: @escaping @Sendable () throws(Failure) -> Result
+      ) async throws(Failure) -> Result {
+      ```
+
+      - A `@Sendable` block captures only Sendable things: the context, IDs, values; not an actor's state, not a managed object.
+      """
+    let synchronousOnTheActor = """
+      ## Synchronous on the actor
+
+      ```swift from=Steps/Step4-CustomExecutor/CoreDataContext.swift
+      @CoreDataActor
+      public final class CoreDataContext {
+        private let moc: ManagedObjectContext
+        // …
+        public func save() throws {
+          try moc.save()
+        }
+      ```
+
+      From another actor, every call is an `await` (the check's visitor):
+
+      ```swift from=Tests/Step4Tests/Subjects.swift
+      try await controller.configure(name: name)
+      try await controller.rename(to: name + " renamed")
+      let renamed = await controller.name()
+      ```
+
+      The code is Step 3's. What changed is where it runs.
+      """
+    for (text, drawn) in [(compilerSaysNow, 578.0), (synchronousOnTheActor, 564.0)] {
+      let slide = SlideFit.Slide(line: 1, title: "", lines: text.components(separatedBy: "\n"))
+      let estimate = SlideFit.measure(slide).height * 28.35
+      #expect(
+        estimate > SlideFit.budget * 28.35 && abs(estimate - drawn) < 43.5,
+        "Marp drew \(drawn) px; estimated \(estimate) px: \(text.prefix(40))")
+    }
+  }
 }

@@ -167,9 +167,14 @@ struct ExamTests {
     let starter = await Self.run(.yours, check, verify: true) { notStarted() }
     #expect(
       starter == ["[StepX] ✘ yours — \(check.name) (expected: the untouched starter fails it)"])
-    // An attendee who has not started it: a known issue, not a failure.
-    let open = await Self.run(.yours, check, verify: false) { notStarted() }
+    // An attendee who has not started it: its scoreboard line, and no lesson recorded.
+    let recorded = Mutex<[String]>([])
+    let listen: @Sendable (String) -> Void = { message in recorded.withLock { $0.append(message) } }
+    let open = await ExamIssues.$onRecord.withValue(listen) {
+      await Self.run(.yours, check, verify: false) { notStarted() }
+    }
     #expect(open == ["[StepX] ✘ yours — \(check.name) (stretch task, optional: not done yet)"])
+    #expect(recorded.withLock { $0 } == [], "an open stretch task records no lesson")
     // An attendee who has: a pass, with no complaint that the known issue was not recorded.
     let done = await Self.run(.yours, check, verify: false) {}
     #expect(done == ["[StepX] ✔ yours — \(check.name)"])

@@ -1,4 +1,5 @@
 import Foundation
+import ManagedObjectCore
 import Testing
 
 /// A check whose wrong answers can end the process (a continuation resumed twice, a `try!`, an
@@ -27,7 +28,8 @@ public enum ChildCheck {
       "\(check.step) — '\(check.name)' (in a child process)", likelyCause: check.likelyCauseOfHang,
       after: check.watchdogTimeout / 2)
     defer { Watchdog.shared.disarm(watch) }
-    let score = ExamScore(check: check.name)
+    // `runStretch` binds the stubs' observer; no other child has one.
+    let score = ExamScore(check: check.name, stretchStubs: StretchTask.observer)
     await ExamScore.$current.withValue(score) {
       do {
         try await body()

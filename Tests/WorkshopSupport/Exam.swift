@@ -157,14 +157,20 @@ final class ExamScore: Sendable {
   /// The check's name, which every issue it records starts with, so that a failure can be told
   /// apart from its neighbours in the output (and the wrong-answer gate can find it).
   let check: String
+  /// A stretch check's stubs, on your side: once one has said "not started", a failure is
+  /// counted and not recorded, so that an open task shows as its one scoreboard line.
+  let stretchStubs: StretchTask.Observer?
   private let failures = Mutex(0)
 
-  init(check: String) {
+  init(check: String, stretchStubs: StretchTask.Observer? = nil) {
     self.check = check
+    self.stretchStubs = stretchStubs
   }
 
   func recordFailure() { failures.withLock { $0 += 1 } }
   var failed: Bool { failures.withLock { $0 > 0 } }
+  /// True when the check is a stretch task that its stub said is not started: quiet.
+  var isOpenStretchTask: Bool { !(stretchStubs?.calls.isEmpty ?? true) }
 }
 
 /// Runs `body`, one side of `check`, under the watchdog; in verify mode, the starter's side of a
@@ -212,11 +218,11 @@ package func runExam(
     "\(check.step) — '\(check.name)' (\(label))", likelyCause: check.likelyCauseOfHang,
     after: check.watchdogTimeout)
   defer { Watchdog.shared.disarm(watch) }
-  let score = ExamScore(check: check.name)
   // A stretch task's stub says "not started" by calling `StretchTask.notStarted()`; the observer
   // sees the calls made while this check runs, and only those.
   let stubs = StretchTask.Observer()
   let stretch = check.starter == .stretch
+  let score = ExamScore(check: check.name, stretchStubs: stretch && side == .yours ? stubs : nil)
   let verdict = StretchVerdict(stubs)
   let knownIssue: String? =
     switch check.starter {
@@ -240,6 +246,13 @@ package func runExam(
         ) {
           await runBody(
             check, score: score, isolation: isolation, sourceLocation: sourceLocation, body)
+          // An open task's failures were counted, not recorded: verify mode still needs the
+          // starter's failure as an issue, and gets one line.
+          if verify, score.isOpenStretchTask, score.failed {
+            Issue.record(
+              Comment(rawValue: "\(check.name): stretch task open (\(stubs.calls[0]))"),
+              sourceLocation: sourceLocation)
+          }
         } matching: { _ in
           !judged || verdict.matches()
         }
@@ -271,15 +284,11 @@ private func runBody(
   do {
     try await body()
   } catch let timeout as TimeoutError where check.whenStuck != nil {
-    score.recordFailure()
-    Issue.record(
-      Comment(
-        rawValue: "Check: \(check.name)\nObserved: \(timeout) (\(check.likelyCauseOfHang))\n"
-          + check.whenStuck!.text), sourceLocation: sourceLocation)
+    recordExamIssue(
+      "Observed: \(timeout) (\(check.likelyCauseOfHang))\n" + check.whenStuck!.text,
+      sourceLocation: sourceLocation)
   } catch {
-    score.recordFailure()
-    Issue.record(
-      Comment(rawValue: "Check: \(check.name)\n\(error)"), sourceLocation: sourceLocation)
+    recordExamIssue("\(error)", sourceLocation: sourceLocation)
   }
 }
 
