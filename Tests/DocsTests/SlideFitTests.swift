@@ -92,7 +92,7 @@ struct SlideFitTests {
 
       Old `perform` blocks escaped but were not `@Sendable`. The iOS 26 / macOS 26 SDK marks the context `NS_SWIFT_SENDABLE`, the managed object `NS_SWIFT_NONSENDABLE`, and makes every `perform` block `@Sendable`. The core does the same:
 
-      ```swift from=Steps/Core/ManagedObjectContext.swift
+      ```swift from=Steps/Core/Contexts/ManagedObjectContext.swift
       public func perform(_ block: @escaping @Sendable () -> Void) {
       // …
       public func perform<Result, Failure: Error>(
