@@ -3,7 +3,7 @@ import ManagedObjectCore
 import Testing
 
 /// The core's examples in Tests/FIDELITY.md, run as they are printed there.
-@Suite("README examples")
+@Suite("The core's examples, as Tests/FIDELITY.md prints them")
 struct ReadmeExampleTests {
   @Test("Using it: insert and save in one context, read by ID in another")
   func usingIt() async throws {
