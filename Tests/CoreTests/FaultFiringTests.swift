@@ -18,7 +18,7 @@ import WorkshopSupport
 /// context returns an object whose "isDeleted property is set to true, which adds the object to
 /// the context's deletedObjects set", exempt from validation, discarded "when you next call
 /// save() or reset()". The core keeps the values the fault last saw there, where Core Data sets
-/// them "to nil or 0" (README, "Where it differs").
+/// them "to nil or 0" (Tests/FIDELITY.md, "Where it differs").
 ///
 /// The tests read attributes with defaults (`pages`) or optional ones (`note`), so that a fault
 /// that fires with nothing fails the check with a message instead of stopping the run; the

@@ -221,8 +221,8 @@ struct LookupAndMergeTests {
   /// A fault whose row is gone fires as Core Data's does by default
   /// (`shouldDeleteInaccessibleFaults`): deleted, "which adds the object to the context's
   /// deletedObjects set". Its values are the ones it last saw, where Core Data's are nil or 0
-  /// (a difference the README lists). From then on `existingObject(with:)` hands it back as the
-  /// pending deletion it is, as after a merge of the deletion.
+  /// (a difference Tests/FIDELITY.md lists). From then on `existingObject(with:)` hands it back
+  /// as the pending deletion it is, as after a merge of the deletion.
   @Test("A fault whose row another context deleted fires as a pending deletion")
   func faultOfDeletedRow() async throws {
     let container = makeContainer()

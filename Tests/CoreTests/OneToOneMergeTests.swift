@@ -10,7 +10,7 @@ import WorkshopSupport
 /// individual property", object or store trumping), not what they do to the other side of a
 /// one-to-one whose two rows were saved by different contexts. The core saves each side as its
 /// row's own value, so the policy decides each row alone; the pins below record that outcome, and
-/// README lists it.
+/// Tests/FIDELITY.md lists it.
 @Suite("One-to-one relationships across contexts")
 struct OneToOneMergeTests {
   /// Ann and Bob, partners; Cal and Dan, single. All saved.

@@ -97,8 +97,8 @@ struct PerformTests {
   /// and the SDK interfaces found (iOS 15.0 to 17.4) mark it with no executor-inheriting
   /// attribute, so the call leaves the caller's actor before it looks at `schedule` (SE-0338): even
   /// on the main actor, `.immediate` finds itself off the main queue and enqueues like
-  /// `.enqueued`, behind a block queued before it. The README's fidelity notes give the sources
-  /// and what is not known.
+  /// `.enqueued`, behind a block queued before it. The fidelity notes (Tests/FIDELITY.md) give the
+  /// sources and what is not known.
   @Test("The async perform leaves the caller's actor: .immediate from the main actor enqueues")
   @MainActor
   func scheduleOnTheMainQueue() async throws {

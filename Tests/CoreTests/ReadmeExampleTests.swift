@@ -2,12 +2,12 @@ import Foundation
 import ManagedObjectCore
 import Testing
 
-/// The README's examples, run as they are printed there.
-@Suite("README examples")
+/// The core's examples in Tests/FIDELITY.md, run as they are printed there.
+@Suite("The core's examples, as Tests/FIDELITY.md prints them")
 struct ReadmeExampleTests {
   @Test("Using it: insert and save in one context, read by ID in another")
   func usingIt() async throws {
-    // Quoted in README.md ("Using it"): keep the two in step.
+    // Quoted in Tests/FIDELITY.md ("Using it"): keep the two in step.
     let container = PersistentContainer(name: "Library")
     let context = container.newBackgroundContext()
 
@@ -28,7 +28,7 @@ struct ReadmeExampleTests {
     #expect(container.violations.isEmpty)
   }
 
-  @Test("The confinement checker: the violation message quoted in the README")
+  @Test("The confinement checker: the violation message quoted in FIDELITY.md")
   func violationMessage() async throws {
     let container = PersistentContainer(name: "Library")
     let context = container.newBackgroundContext()

@@ -195,8 +195,8 @@ struct RefreshEdgeTests {
   /// Core Data does not invalidate an object because its row is gone: refreshed, it becomes a
   /// fault that, when fired, comes back marked deleted (`shouldDeleteInaccessibleFaults`, true by
   /// default), and using it is no error. The core marks it a pending deletion at the refresh,
-  /// keeping its last values (README: a fault of a deleted row keeps the row it was made from),
-  /// as a merge of that deletion would have.
+  /// keeping its last values (Tests/FIDELITY.md: a fault of a deleted row keeps the row it was
+  /// made from), as a merge of that deletion would have.
   @Test("Refreshing an object whose row another context deleted makes it a pending deletion")
   func refreshOfRowDeletedElsewhere() async throws {
     for mergeChanges in [false, true] {

@@ -3,7 +3,7 @@ import ManagedObjectCore
 
 // The entities the core's own tests use.
 
-// Quoted in README.md ("Declaring an entity"): keep the two in step.
+// Quoted in Tests/FIDELITY.md ("Declaring an entity"): keep the two in step.
 final class Book: ManagedObject {
   @Attribute var title: String  // required: saving while unset is a validation error
   @Attribute var pages: Int = 0  // with a default

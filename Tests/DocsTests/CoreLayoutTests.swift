@@ -4,7 +4,7 @@ import WorkshopSupport
 
 /// The core's files sit in folders named in Core Data's terms, and the docs, the checks and CI
 /// name them by path. Moving a file breaks those paths without breaking the build, so these checks
-/// hold the paths and the README's map of the core to the tree.
+/// hold the paths and the map of the core in Tests/FIDELITY.md to the tree.
 @Suite("The core's layout and the paths that name it")
 struct CoreLayoutTests {
   /// The folders of `Steps/Core`, as names.
@@ -54,15 +54,15 @@ struct CoreLayoutTests {
       "Steps/Core/CONCURRENCY.md names files that are not under Steps/Core: \(missing)")
   }
 
-  @Test("The README's map of the core names every folder of Steps/Core, and no other")
+  @Test("The map of the core (Tests/FIDELITY.md) names every folder of Steps/Core, and no other")
   func readmeMapsEveryFolder() {
-    let readme = DocsTests.read("README.md")
+    let readme = DocsTests.read("Tests/FIDELITY.md")
     let entry = #/\n {6}([A-Za-z]+)\/[ ]/#
     let mapped = readme.matches(of: entry).map { String($0.output.1) }.sorted()
     #expect(
       mapped == Self.coreFolders,
       """
-      The README's map of the core (under "Steps/Core/", one line a folder, indented six \
+      The map of the core in Tests/FIDELITY.md (under "Steps/Core/", one line a folder, indented six \
       spaces) lists \(mapped); Steps/Core has \(Self.coreFolders).
       """)
   }

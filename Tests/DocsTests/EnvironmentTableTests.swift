@@ -3,13 +3,16 @@ import Testing
 import WorkshopEnvironment
 import WorkshopSupport
 
-/// One list of the `WORKSHOP_*` variables: `WorkshopEnvironment` reads them, the README's table
-/// says what each does, and nothing else reads or names another.
+/// One list of the `WORKSHOP_*` variables: `WorkshopEnvironment` reads them, the maintainers'
+/// table says what each does, and nothing else reads or names another.
 @Suite("Docs list the workshop's environment variables")
 struct EnvironmentTableTests {
-  @Test("The README's table gives every variable, as WorkshopEnvironment says it")
-  func readmeTable() {
-    let rows = DocsTests.read("README.md").split(separator: "\n").filter {
+  /// The document whose table lists the variables: a maintainer's, not an attendee's.
+  static let document = "Tests/MAINTAINING.md"
+
+  @Test("Tests/MAINTAINING.md's table gives every variable, as WorkshopEnvironment says it")
+  func maintainersTable() {
+    let rows = DocsTests.read(Self.document).split(separator: "\n").filter {
       $0.hasPrefix("| `WORKSHOP_")
     }
     let expected = WorkshopEnvironment.all.map {
@@ -18,7 +21,7 @@ struct EnvironmentTableTests {
     #expect(
       rows.map(String.init) == expected,
       """
-      The README's table of environment variables must be, in this order:
+      \(Self.document)'s table of environment variables must be, in this order:
       \(expected.joined(separator: "\n"))
       Rule: every WORKSHOP_* variable is read in Tests/WorkshopEnvironment and described once.
       """)

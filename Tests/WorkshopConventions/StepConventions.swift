@@ -129,8 +129,8 @@ public enum StepConventions {
         .filter { $0.hasSuffix(suffix) }.sorted()
     }
     var paths = [
-      "README.md", "Steps/Core/CONCURRENCY.md", "Tests/ADDING-A-STEP.md",
-      "Tests/WrongAnswers/README.md",
+      "README.md", "Steps/Core/CONCURRENCY.md", "Tests/ADDING-A-STEP.md", "Tests/FIDELITY.md",
+      "Tests/MAINTAINING.md", "Tests/RUNNER.md", "Tests/WrongAnswers/README.md",
     ]
     paths += names("slides", ending: ".md").map { "slides/\($0)" }
     for folder in names("Steps", ending: "") {

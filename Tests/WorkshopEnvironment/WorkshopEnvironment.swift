@@ -1,12 +1,13 @@
 import Foundation
 
 /// Every `WORKSHOP_*` environment variable the workshop reads, read here and nowhere else, so that
-/// one list says what each does. The README's table is checked against `all` (DocsTests).
+/// one list says what each does. Tests/MAINTAINING.md's table is checked against `all`
+/// (DocsTests).
 public enum WorkshopEnvironment {
   /// One variable: its name, who sets it, and what it changes.
   public struct Variable: Sendable, Equatable {
     public let name: String
-    /// An example value, as the README shows it.
+    /// An example value, as Tests/MAINTAINING.md shows it.
     public let example: String
     public let meaning: String
   }
@@ -76,7 +77,7 @@ public enum WorkshopEnvironment {
       "How many random programs each history check runs, instead of its default (a dozen or "
       + "so): for measuring how often a mistake is caught, or soaking a solution.")
 
-  /// Every variable, in the order the README lists them.
+  /// Every variable, in the order Tests/MAINTAINING.md lists them.
   public static let all = [
     verify, side, check, timeScale, swiftc, modules, synthesizeInterfaceDir, bench, modelSeconds,
     modelSeed, seed,

@@ -143,7 +143,7 @@ enum PerformScope {
   /// `dispatch_assert_queue` counts it. Linux drains the main queue on worker threads, and its
   /// only check that follows a `sync` back to its caller is that same assertion, which ends the
   /// process: a block of another queue that main-queue code waits for is not counted there (the
-  /// README lists the difference).
+  /// difference is listed in Tests/FIDELITY.md).
   static var holdsMainQueue: Bool {
     if Platform.mainThreadHoldsMainQueue { return true }
     let queue = currentQueue

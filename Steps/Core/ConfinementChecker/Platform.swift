@@ -20,7 +20,7 @@ import Foundation
 // Every place the core behaves differently on Darwin (macOS, where attendees run the workshop)
 // and on Linux (where CI runs it) is in this file, both sides next to each other, each as small
 // as it can be. CI compiles and runs the Linux side only; the Darwin side has been read against
-// Apple's documentation but not compiled here (the README says so).
+// Apple's documentation but not compiled here (Tests/MAINTAINING.md says so).
 
 enum Platform {
   /// Whether the main thread holds the main queue in any block it runs, also in a block of

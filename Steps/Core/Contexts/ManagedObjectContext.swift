@@ -105,7 +105,7 @@ public final class ManagedObjectContext: Sendable {
   /// code: by the time it looks, the call is on the cooperative pool.
   ///
   /// Core Data declares it `rethrows`; the core uses typed throws, which is the same for every
-  /// closure that does not spell out `throws(SomeError)` (see the README's fidelity table).
+  /// closure that does not spell out `throws(SomeError)` (see Tests/FIDELITY.md's fidelity table).
   public func perform<Result, Failure: Error>(
     schedule: ScheduledTaskType = .immediate,
     _ block: @escaping @Sendable () throws(Failure) -> Result

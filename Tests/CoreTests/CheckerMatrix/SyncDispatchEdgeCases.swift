@@ -22,8 +22,8 @@ import WorkshopSupport
 //   context; it is not in the perform block of the private context whose perform called `sync`;
 // - inside `someSerialQueue.sync` the code is on that queue: not in a perform block, even when
 //   its caller was. Whether it holds the main queue depends on its caller, which Linux cannot see
-//   (README, "Where it differs from Core Data, on purpose"): on Darwin the main thread holds the
-//   main queue in any block it runs, so main-actor code there may use the viewContext inside
+//   (Tests/FIDELITY.md, "Where it differs from Core Data, on purpose"): on Darwin the main
+//   thread holds the main queue in any block it runs, so main-actor code there may use the viewContext inside
 //   `sync`; on Linux the core reports it and says what it cannot see.
 // The core's own performAndWait is different: Core Data runs its block "on the context's queue"
 // and documents it as reentrant, "safe to call the method again, from within the closure"
@@ -78,8 +78,8 @@ extension CheckerEdgeCase {
   /// It holds the main queue, so by Core Data's rule the read is legal. Darwin runs the block on
   /// the main thread, where the core counts the main queue as held, as `dispatch_assert_queue`
   /// does; Linux runs it on a worker thread, and has no public check that does not end the
-  /// process, so there the core reports the read and says what it cannot see (README, "Where it
-  /// differs from Core Data, on purpose").
+  /// process, so there the core reports the read and says what it cannot see
+  /// (Tests/FIDELITY.md, "Where it differs from Core Data, on purpose").
   private static var mainActorSyncCase: CheckerEdgeCase {
     let name = "viewContext object read inside a serial queue's sync called from the main actor"
     #if canImport(Darwin)

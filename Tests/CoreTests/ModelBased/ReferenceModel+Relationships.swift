@@ -121,7 +121,7 @@ extension ReferenceModel {
     return links
   }
 
-  /// After a parent took a child's save, as the core's README says ("in a parent that takes a
+  /// After a parent took a child's save, as Tests/FIDELITY.md says ("in a parent that takes a
   /// child's save, a to-many side whose inverse is to-one follows the to-one side, as Core
   /// Data's foreign key makes it"): each owner lists the member exactly when the member's author
   /// names it. `before` holds each member's author in the parent before the save; `deleting`,

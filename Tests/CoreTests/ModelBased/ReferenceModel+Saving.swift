@@ -102,8 +102,8 @@ extension ReferenceModel {
       store[number] = nil
       contexts[index].objects[number] = nil
     }
-    // The store's lists follow the books' authors (README: "After each save, in the store [...]
-    // a to-many side whose inverse is to-one follows the to-one side"), so an author saved with
+    // The store's lists follow the books' authors (Tests/FIDELITY.md: "After each
+    // save, in the store [...] a to-many side whose inverse is to-one follows the to-one side"), so an author saved with
     // a book whose row is gone no longer lists it, here too.
     for number in written where entities[number] == .author {
       guard contexts[index].objects[number] != nil, let stored = row(number, in: .store) else {

@@ -23,7 +23,7 @@
 ///   match" (issue 24); batch requests write the store and reach contexts only through that merge.
 /// - A save writes into the parent context, or the store for a context on it; a child's fault
 ///   fires with its parent's current row, pending changes included (issue 24, item 1).
-/// - Conflicts, as the core's README states them: `.error` fails a save whose updated or deleted
+/// - Conflicts, as Tests/FIDELITY.md states them: `.error` fails a save whose updated or deleted
 ///   row changed since it was read (optimistic locking); `.mergeByPropertyObjectTrump` keeps the
 ///   context's changed properties over the store's. A set marks the object updated even when it
 ///   writes the same value (`SameValueWriteTests` cites Apple).
@@ -61,7 +61,7 @@ struct ReferenceModel {
     /// nil: a fault, which fires with its source's current row.
     var values: Row?
     /// A fault's row when it was made: what it keeps if its row is gone everywhere when it fires
-    /// (the core's documented choice, README "Where it differs": it "keeps the values it last
+    /// (the core's documented choice, FIDELITY.md, "Where it differs": it "keeps the values it last
     /// saw", where Apple's are "all set to nil or 0").
     var lastSeen: Row?
     /// The row as last read or saved, for rollback, conflicts and "changed" properties.
@@ -254,7 +254,7 @@ struct ReferenceModel {
     guard let fresh = row(number, in: contexts[index].parent) else {
       // The row is gone: a pending deletion, as Apple's `shouldDeleteInaccessibleFaults` marks
       // such an object deleted, and its delete rule runs; it keeps its values, its last read
-      // ones without `mergeChanges` (the core's README, "Where it differs", tells the rest). One
+      // ones without `mergeChanges` (Tests/FIDELITY.md, "Where it differs", tells the rest). One
       // already pending stays as it is.
       guard !object.isDeleted else { return }
       if !mergeChanges, object.values != nil { object.values = object.snapshot }

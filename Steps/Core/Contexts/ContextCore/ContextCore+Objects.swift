@@ -59,7 +59,7 @@ extension ContextCore {
   /// or dropped by the parent) makes the object a pending deletion, as Core Data's
   /// `shouldDeleteInaccessibleFaults` (true by default) does, discarded at the next save; it
   /// keeps the values it last saw, where Core Data's are "set to nil or 0", which a Swift
-  /// attribute that is not optional cannot hold (README, "Where it differs").
+  /// attribute that is not optional cannot hold (Tests/FIDELITY.md, "Where it differs").
   private func fulfil(_ object: ManagedObject, lastSeen: SourceRow, in state: ContextState) {
     guard case .found(let row) = sourceLookup(object.id) else {
       object.load(row: lastSeen.values, version: lastSeen.version)

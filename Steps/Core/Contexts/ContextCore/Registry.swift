@@ -10,7 +10,7 @@ import Foundation
 /// If you need to query both the context and the store, use existingObject(with:)"), and a later
 /// look-up makes a new object from the row its parent or the store holds then. The values it held
 /// go with it: they were its committed row, which the source still has (or has newer). The core
-/// has no row cache to keep them in (README, "Where it differs from Core Data").
+/// has no row cache to keep them in (Tests/FIDELITY.md, "Where it differs").
 ///
 /// Lives in `ContextState`, so every read and write of it, the weak references included, happens
 /// under the context's lock. An object's last strong reference may go on any thread at any time;
