@@ -1,3 +1,4 @@
+import ManagedObjectCore
 import Step4
 import Step4Solution
 import Synchronization
@@ -31,6 +32,7 @@ actor SolutionSpareActor {
 
 /// Both sides' `ContextContainer`, as the checks use it.
 protocol SideContainer: Sendable {
+  var persistentContainer: PersistentContainer { get }
   func perform(_ block: @escaping @Sendable () -> Void)
   var isOnContextQueue: Bool { get }
 }

@@ -50,11 +50,12 @@ struct Step5Tests {
     let (_, scheduler) = try await Self.setUp(subject)
     let (firstRead, proceed, anotherRead) = (Gate(), Gate(), Gate())
     defer { proceed.open() }
-    let first = Task {
+    // Off the pool, as a held call is (``HeldCall``): its block holds its thread until `proceed`.
+    let first = Task(executorPreference: countsPoolTime ? OffThePoolExecutor.shared : nil) {
       try await scheduler.write(
         addTen(to: "ann") {
           firstRead.open()
-          _ = proceed.wait(timeout: .seconds(10))
+          _ = proceed.wait(timeout: holdGuard)
         })
     }
     _ = await firstRead.opened()

@@ -149,15 +149,16 @@ final class HeldCall: Sendable {
     let block: @Sendable (ManagedObjectContext) throws -> Void = { _ in
       log?.append(name)
       started.open()
-      _ = finish.wait(timeout: .seconds(15))
+      _ = finish.wait(timeout: holdGuard)
     }
-    // In verify mode, off the cooperative pool: the untouched starter runs a block on its
-    // caller's thread, and with starter and solution in one process two held blocks of the
-    // starter's cases held both pool threads for seconds, and the solution's bounded waits beside
-    // them ran out (CI red twice in new-step's verify: "a caller cancelled before it asks …").
-    // Elsewhere on the pool, as before: off it, the thread sanitizer's gate failed Step 5's
-    // scenario checks on the solution in 2 of 3 runs (not understood).
-    call = Task(executorPreference: isVerifyMode ? OffThePoolExecutor.shared : nil) {
+    // Off the cooperative pool: a scheduler runs a block on its caller's thread, and a held
+    // block there holds one of the pool's two threads for as long as the check holds it. Two of
+    // them (or the untouched starter's, in verify mode) stopped every check beside them, whose
+    // bounded waits ran out (CI red twice in new-step's verify). Before ``holdGuard``, the same
+    // held blocks on the pool under the thread sanitizer ended by their 15 s bound while the
+    // check still counted on them; with the longer guard they stalled that run for 5 minutes.
+    // Under the sanitizers on the pool, as that gate passed with (``countsPoolTime``).
+    call = Task(executorPreference: countsPoolTime ? OffThePoolExecutor.shared : nil) {
       if reading { try await scheduler.read(block) } else { try await scheduler.write(block) }
     }
   }

@@ -37,6 +37,11 @@ enum WaitsFor {
     waits.withLock { $0.all.values.count { $0.waitsFor.id == id } }
   }
 
+  /// How many threads are in `performAndWait` for a queue of any context of `store`.
+  static func count(in store: InMemoryStore) -> Int {
+    waits.withLock { $0.all.values.count { $0.waitsFor.store === store } }
+  }
+
   /// The contexts of a cycle of waits through `id`, by name, starting with `id`'s; nil when
   /// there is none.
   static func cycle(through id: ContextID) -> [String]? {

@@ -58,6 +58,12 @@ public final class PersistentContainer: Sendable {
   /// The violations recorded so far, oldest first (policy ``ConcurrencyCheckingPolicy/record``).
   public var violations: [ConcurrencyViolation] { reporter.recorded }
 
+  /// How many threads are in `performAndWait` on any context of this container now: waiting
+  /// for its queue, or running their block there. Thread-safe. Core Data has no such query, as
+  /// ``ManagedObjectContext/threadsInPerformAndWait``: for a check that holds a queue it cannot
+  /// name the context of.
+  public var threadsInPerformAndWait: Int { WaitsFor.count(in: store) }
+
   /// Returns the recorded violations and forgets them.
   @discardableResult
   public func removeAllViolations() -> [ConcurrencyViolation] {
