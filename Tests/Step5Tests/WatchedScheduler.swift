@@ -74,7 +74,7 @@ final class WatchedScheduler: Scheduler {
     let waiting = base.waitingCount
     let after = calls.withLock { $0.events }
     let state = after == before.events ? StalledState(before, waiting: waiting) : nil
-    return sighting.withLock { $0.look(state, scale: timeScale) }
+    return sighting.withLock { $0.look(state) }
   }
 }
 

@@ -229,7 +229,7 @@ struct ProgramRun {
       // between.
       let still = history.count == entries.count
       if let stalled = sighting.look(
-        still ? StalledRun(entries, waitingCount: waiting) : nil, scale: timeScale)
+        still ? StalledRun(entries, waitingCount: waiting) : nil)
       {
         return Breach(at: nil, rule: unmet.rule, observed: unmet.text + ": " + stalled)
       }

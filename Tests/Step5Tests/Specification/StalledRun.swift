@@ -61,11 +61,12 @@ struct StallSighting<State: StalledPicture> {
     (state: State, at: ContinuousClock.Instant, seen: Duration, looks: Int, round: Int)?
 
   /// Takes in one look (nil: no stalled state); what was seen, once it counts.
-  mutating func look(_ state: State?, scale: Double) -> String? {
-    // Not under the sanitizers (a time scale above 1), which run only the solution, which never
-    // stalls: there a caller let in was seen not to reach its block for longer than a sighting
-    // lasts (the thread sanitizer, 1 of 99 callers), and the solution failed. The bounds govern.
-    guard scale == 1, let state else {
+  mutating func look(_ state: State?) -> String? {
+    // Only where bounded waits count the pool's time (``countsPoolTime``). Under the sanitizers,
+    // which run only the solution, a caller let in was seen not to reach its block for longer
+    // than a sighting lasts (the thread sanitizer, 1 of 99 callers), and the solution failed:
+    // there the bounds govern.
+    guard countsPoolTime, let state else {
       last = nil
       return nil
     }
@@ -81,7 +82,7 @@ struct StallSighting<State: StalledPicture> {
     } else {
       last = (state, now, .zero, 1, round)
     }
-    guard let last, last.looks >= Self.steadyLooks, last.seen >= Self.steadyFor * scale else {
+    guard let last, last.looks >= Self.steadyLooks, last.seen >= Self.steadyFor else {
       return nil
     }
     return state.observed
