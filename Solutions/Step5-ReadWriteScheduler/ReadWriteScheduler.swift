@@ -61,6 +61,8 @@ nonisolated public final class ReadWriteScheduler: Sendable {
   }
 
   private let container: PersistentContainer
+  /// One lock for all of the state, so that every decision (start, wait, leave, admit) sees all
+  /// of it at once. A `Mutex`, not an actor: the cancellation handler cannot `await`.
   private let state = Mutex(State())
   /// The scheduler whose block the current code runs in, to refuse calls back into it.
   @TaskLocal private static var running: ObjectIdentifier?
@@ -97,6 +99,12 @@ nonisolated public final class ReadWriteScheduler: Sendable {
     try await execute(.write, block, waitingAtMost: limit)
   }
 
+  /// Refuses a call from its own block before waiting: that call would wait for the block it
+  /// runs in. Each block gets a fresh context: a context keeps what a failed block changed and
+  /// did not save, and the next write's save would store it. A read's context is read-only:
+  /// reads run side by side because they change nothing. The running block is marked inside
+  /// `perform`, on the context's queue, where a value bound around the call would not reach; a
+  /// task the block starts inherits the mark, a detached one does not.
   private func execute<Result: Sendable>(
     _ access: Access, _ block: @escaping @Sendable (ManagedObjectContext) throws -> Result,
     waitingAtMost limit: Duration? = nil
@@ -114,9 +122,13 @@ nonisolated public final class ReadWriteScheduler: Sendable {
     }
   }
 
-  /// Returns when `access` may start; throws CancellationError if the caller is cancelled
-  /// while it waits, or SchedulerError.timedOut once it has waited `limit`, and then leaves the
-  /// queue.
+  /// Returns when `access` may start; throws CancellationError if the caller is cancelled while
+  /// it waits, and then leaves the queue. Each caller has an id of its own, so that leaving takes
+  /// out its own waiter and nobody else's. The cancellation handler runs on the canceller's
+  /// thread at any moment: before the waiter is queued (it finds nothing, and `startOrWait` sees
+  /// the cancellation), while it waits, or after its turn (it finds nothing).
+  /// With a `limit`, it throws SchedulerError.timedOut once it has waited that long, and leaves
+  /// the queue too.
   private func acquire(_ access: Access, waitingAtMost limit: Duration? = nil) async throws {
     let id = state.withLock { state in
       state.nextID += 1
@@ -144,7 +156,9 @@ nonisolated public final class ReadWriteScheduler: Sendable {
   private typealias Continuation = CheckedContinuation<Void, any Error>
 
   /// Starts at once if nothing runs in the way and nobody waits ahead; else joins the queue.
-  /// True when the caller waits in the queue.
+  /// True when the caller waits in the queue. A caller already cancelled throws instead, whether
+  /// the slot is free or not; it is looked at under the lock that queues, so that a caller never
+  /// joins the queue after its cancellation handler has searched it.
   private func startOrWait(id: UInt64, access: Access, continuation: Continuation) -> Bool {
     enum Decision { case start, wait, cancelled }
     let decision = state.withLock { state -> Decision in
@@ -165,7 +179,8 @@ nonisolated public final class ReadWriteScheduler: Sendable {
   }
 
   /// A cancelled caller, or one that waited too long, leaves the queue with `error`, which may
-  /// let the callers behind it start.
+  /// let the callers behind it start. Whoever removes a waiter resumes it, once: a waiter
+  /// already gone (admitted, or never queued) is left alone.
   private func leave(id: UInt64, throwing error: any Error = CancellationError()) {
     var cancelled: Continuation?
     var admitted: [Continuation] = []
@@ -178,6 +193,8 @@ nonisolated public final class ReadWriteScheduler: Sendable {
     for continuation in admitted { continuation.resume() }
   }
 
+  /// Gives back the slot of a block that ended, however it ended, and lets in whoever may start
+  /// now.
   private func release(_ access: Access) {
     let admitted = state.withLock { state in
       switch access {

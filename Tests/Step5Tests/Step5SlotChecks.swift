@@ -37,12 +37,15 @@ extension Step5Tests {
           ? "after a waiting write was cancelled, a new write started while the first still ran"
           : "the new write neither queued nor started within 5 s")
         : "the second write never waited behind the first",
-      lesson: Self.step.lesson(
-        rule: "Only a caller whose acquire returned holds a slot. A caller cancelled while waiting "
-          + "holds nothing, so it releases nothing: else the next write runs beside one that "
-          + "still holds the slot.",
-        hint: "Write `defer { release(…) }` after `try await acquire(…)`, never before it.",
-        read: "the-foil"))
+      lesson: !queued
+        ? Self.nobodyWaited
+        : Self.step.lesson(
+          rule:
+            "Only a caller whose acquire returned holds a slot. A caller cancelled while waiting "
+            + "holds nothing, so it releases nothing: else the next write runs beside one that "
+            + "still holds the slot.",
+          hint: "Write `defer { release(…) }` after `try await acquire(…)`, never before it.",
+          read: "the-foil"))
   }
 
   static let twoReadersCheck = step.check(
