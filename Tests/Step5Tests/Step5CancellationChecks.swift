@@ -7,18 +7,6 @@ import WorkshopSupport
 /// Cancellation: while a caller waits, before it joins the queue, with callers behind it, and a
 /// waiter resumed twice, which would end the process (so every scenario runs in a child).
 extension Step5Tests {
-  /// The lesson of a check about a caller that waits (cancelled while it waits, leaving the
-  /// queue, holding no slot) when none waited: the scheduler started every caller at once, as
-  /// the untouched starter does, so what the check is about never came up. The starter brings
-  /// the cancellation handling; the queue it needs is the exercise.
-  static let nobodyWaited = step.lesson(
-    rule: "A caller that may not start waits in the queue: a write while any block runs, a read "
-      + "while a write runs or waits ahead of it. This check needs callers that wait, and none "
-      + "did.",
-    hint: "Decide under the lock whether a caller starts at once or joins the back of the queue, "
-      + "and let `waitingCount` report the queue: the checks see a caller wait only there.",
-    read: "the-rule")
-
   static let cancellationCheck = step.check(
     "a caller cancelled while waiting throws CancellationError and frees its place",
     .failsOnStarter)
@@ -40,8 +28,9 @@ extension Step5Tests {
     defer { holder.letGo() }
     let ahead = HeldCall(scheduler)
     ahead.letGo()
-    let (queued, outcomes) = try await holder.cancelWaitingWrites(
+    let (queueing, outcomes) = try await holder.cancelWaitingWrites(
       1, on: scheduler, behind: 1, noneOf: [ahead.started])
+    let queued = queueing.isQueued
     let outcome = outcomes[0]
     let left = scheduler.waitingCount
     try await holder.release()
@@ -59,18 +48,22 @@ extension Step5Tests {
     if case .success = aheadRan { aheadSucceeded = true }
     expect(
       queued && wasCancelled && left == 1 && aheadSucceeded && next == "next",
-      observed: "behind a running write, two writes \(queued ? "waited" : "did not both wait"); "
+      observed: "behind a running write, two writes: \(queueing); "
         + "the one at the back, cancelled, got \(outcome), after which \(left) caller(s) were "
         + "queued (1 expected: the one ahead); the one ahead then got \(aheadRan)",
-      lesson: !queued
-        ? Self.nobodyWaited
-        : Self.step.lesson(
-          rule: "A caller that is cancelled while it waits stops waiting at once, with "
-            + "CancellationError, and leaves the queue; only it: the callers around it keep their "
-            + "places.",
-          hint:
-            "Wait inside `withTaskCancellationHandler`; on cancel, remove the waiter with this "
-            + "caller's id and resume it throwing CancellationError.", read: "the-foil"))
+      lesson: Self.lesson(
+        seeing: queueing,
+        else: !queued
+          ? Self.nobodyWaited
+          : Self.step.lesson(
+            rule: "A caller that is cancelled while it waits stops waiting at once, with "
+              + "CancellationError, and leaves the queue; only it: the callers around it keep their "
+              + "places.",
+            hint: "The starter's `acquire` and `leave` take a cancelled waiter out of the queue "
+              + "by its id and resume it with CancellationError: keep them. In your code, "
+              + "`startOrWait` queues a waiter with this caller's own id, and the `defer` that "
+              + "releases comes after `try await acquire(…)`: a caller whose wait threw holds no "
+              + "slot to give back.", read: "the-foil")))
   }
 
   static let cancelledBeforeCheck = step.check(
@@ -195,11 +188,13 @@ extension Step5Tests {
     defer { running.letGo() }
     let write = HeldCall(scheduler)
     write.letGo()
-    let writeQueued = await scheduler.queued(1, noneOf: [write.started])
+    let writeQueueing = await scheduler.queueing(1, noneOf: [write.started])
+    let writeQueued = writeQueueing.isQueued
     let reads = [HeldCall(scheduler, reading: true), HeldCall(scheduler, reading: true)]
     defer { for read in reads { read.letGo() } }
     let started = [write.started] + reads.map(\.started)
-    let readsQueued = await scheduler.queued(3, noneOf: started)
+    let readsQueueing = await scheduler.queueing(3, noneOf: started)
+    let readsQueued = readsQueueing.isQueued
     write.cancel()
     let outcome = try await write.outcome()
     // The running read still holds its slot: only the cancelled write's leaving can let them in.
@@ -224,21 +219,25 @@ extension Step5Tests {
     expect(
       writeQueued && readsQueued && wasCancelled && admitted,
       observed: !(writeQueued && readsQueued)
-        ? "behind a running read, the write \(writeQueued ? "waited" : "never waited") and the "
-          + "reads after it \(readsQueued ? "waited" : "did not both wait")"
+        ? "behind a running read, the write: \(writeQueueing); the two reads after it: "
+          + "\(readsQueueing)"
         : "the waiting write, cancelled, got \(outcome); the two reads queued behind it "
           + (admitted
             ? "started"
             : stall.withLock { $0 }.map { "did not start: \($0)" }
               ?? "had not started 5 s later, \(left) caller(s) still queued")
           + ", while a read still ran",
-      lesson: !(writeQueued && readsQueued)
-        ? Self.nobodyWaited
-        : Self.step.lesson(
-          rule: "A caller that leaves the queue (cancelled, or out of time) changes its front: "
-            + "whoever waited only for it may start now. Leaving without admitting them leaves "
-            + "them waiting for a release that has nothing to do with them.",
-          hint: "After removing the waiter, admit from the front as a release does, under the same "
-            + "lock, and resume those continuations after it.", read: "leaving-the-queue"))
+      lesson: Self.lesson(
+        seeing: writeQueueing, readsQueueing,
+        else: !(writeQueued && readsQueued)
+          ? Self.nobodyWaited
+          : Self.step.lesson(
+            rule: "A caller that leaves the queue (cancelled, or out of time) changes its front: "
+              + "whoever waited only for it may start now. Leaving without admitting them leaves "
+              + "them waiting for a release that has nothing to do with them.",
+            hint: "The starter's `leave` calls your `admit()` once the waiter is out: `admit()` "
+              + "must keep taking the front waiter while it may start (reads together, not one), "
+              + "and stop only after a write or at one that cannot start.",
+            read: "leaving-the-queue")))
   }
 }

@@ -22,11 +22,13 @@ extension Step5Tests {
     let (_, scheduler) = try await Self.setUp(subject)
     let holder = await SlotHolder.take(scheduler)
     defer { holder.letGo() }
-    let (queued, _) = try await holder.cancelWaitingWrites(1, on: scheduler)
+    let (queueing, _) = try await holder.cancelWaitingWrites(1, on: scheduler)
+    let queued = queueing.isQueued
     // The next write either queues (right) or starts at once beside the holder (wrong).
     let intruder = HeldCall(scheduler)
     intruder.letGo()
-    let settled = await scheduler.queued(1, noneOf: [intruder.started])
+    let settling = await scheduler.queueing(1, noneOf: [intruder.started])
+    let settled = settling.isQueued
     let intruded = intruder.started.isOpen
     try await holder.release()
     _ = try await intruder.outcome()
@@ -35,17 +37,19 @@ extension Step5Tests {
       observed: queued
         ? (intruded
           ? "after a waiting write was cancelled, a new write started while the first still ran"
-          : "the new write neither queued nor started within 5 s")
-        : "the second write never waited behind the first",
-      lesson: !queued
-        ? Self.nobodyWaited
-        : Self.step.lesson(
-          rule:
-            "Only a caller whose acquire returned holds a slot. A caller cancelled while waiting "
-            + "holds nothing, so it releases nothing: else the next write runs beside one that "
-            + "still holds the slot.",
-          hint: "Write `defer { release(…) }` after `try await acquire(…)`, never before it.",
-          read: "the-foil"))
+          : "after a waiting write was cancelled, a new write: \(settling)")
+        : "the second write, sent while the first ran: \(queueing)",
+      lesson: Self.lesson(
+        seeing: queueing, settling,
+        else: !queued
+          ? Self.nobodyWaited
+          : Self.step.lesson(
+            rule:
+              "Only a caller whose acquire returned holds a slot. A caller cancelled while waiting "
+              + "holds nothing, so it releases nothing: else the next write runs beside one that "
+              + "still holds the slot.",
+            hint: "Write `defer { release(…) }` after `try await acquire(…)`, never before it.",
+            read: "the-foil")))
   }
 
   static let twoReadersCheck = step.check(
@@ -73,10 +77,12 @@ extension Step5Tests {
     }
     let write = HeldCall(scheduler, log: order, as: "write")
     write.letGo()
-    let writeQueued = await scheduler.queued(1, noneOf: [write.started])
+    let writeQueueing = await scheduler.queueing(1, noneOf: [write.started])
+    let writeQueued = writeQueueing.isQueued
     let late = HeldCall(scheduler, reading: true, log: order, as: "read")
     late.letGo()
-    let readQueued = await scheduler.queued(2, noneOf: [write.started, late.started])
+    let readQueueing = await scheduler.queueing(2, noneOf: [write.started, late.started])
+    let readQueued = readQueueing.isQueued
     try await first.release()
     // The first read's release has run by now: whatever it admitted has left the queue.
     let stillQueued = scheduler.waitingCount
@@ -85,16 +91,22 @@ extension Step5Tests {
     _ = try await late.outcome()
     expect(
       writeQueued && readQueued && stillQueued == 2 && order.all == ["write", "read"],
-      observed: "two reads running, a write and a read queued behind it "
-        + "(\(writeQueued && readQueued ? "both waited" : "not both waited")); when one read "
+      observed: "two reads running, then a write and a read sent "
+        + "(the write: \(writeQueueing); the read: \(readQueueing)); when one read "
         + "ended, \(stillQueued) caller(s) still queued; they ran in the order \(order.all)",
-      lesson: Self.step.lesson(
-        rule:
-          "First come, first served, whatever is running: a read that arrived after a waiting "
-          + "write stays behind it, even when another read ends and the write still cannot "
-          + "start.",
-        hint: "Admit from the front of the queue only, and stop at the first caller that cannot "
-          + "start.", read: "fifo-fairness"))
+      lesson: Self.lesson(
+        seeing: writeQueueing, readQueueing,
+        else: Self.step.lesson(
+          rule:
+            "First come, first served, whatever is running: a read that arrived after a waiting "
+            + "write stays behind it, even when another read ends and the write still cannot "
+            + "start.",
+          hint: readQueueing.startedAtOnce
+            ? "In `startOrWait`, a new caller starts at once only when nobody waits ahead "
+              + "(`state.waiting.isEmpty`) and `canStart` allows it; otherwise it joins the back "
+              + "of the queue."
+            : "In `admit()`, take waiters from the front of the queue only, and stop at the first "
+              + "that cannot start.", read: "fifo-fairness")))
   }
 
   static let readsTogetherCheck = step.check(
@@ -115,7 +127,8 @@ extension Step5Tests {
     defer { write.letGo() }
     let reads = (0..<3).map { _ in HeldCall(scheduler, reading: true) }
     defer { for read in reads { read.letGo() } }
-    let queued = await scheduler.queued(3, noneOf: reads.map(\.started))
+    let queueing = await scheduler.queueing(3, noneOf: reads.map(\.started))
+    let queued = queueing.isQueued
     try await write.release()
     // The write's release has run: the reads it admitted have left the queue, and each is on
     // its way into its block, where it stays until all three are seen inside.
@@ -133,11 +146,13 @@ extension Step5Tests {
       observed: queued
         ? "when the write ended, \(leftBehind) of 3 queued reads stayed in the queue; "
           + "\(inside) of 3 were inside at once"
-        : "three reads sent while a write ran did not all wait for it",
-      lesson: Self.step.lesson(
-        rule: "Reads run together, also when they waited: a release admits every read at the "
-          + "front of the queue, up to the first write, in one go.",
-        hint: "Admit in a loop: keep taking the front waiter while it may start, and stop only "
-          + "after a write or at one that cannot start.", read: "fifo-fairness"))
+        : "three reads sent while a write ran: \(queueing)",
+      lesson: Self.lesson(
+        seeing: queueing,
+        else: Self.step.lesson(
+          rule: "Reads run together, also when they waited: a release admits every read at the "
+            + "front of the queue, up to the first write, in one go.",
+          hint: "Admit in a loop: keep taking the front waiter while it may start, and stop only "
+            + "after a write or at one that cannot start.", read: "fifo-fairness")))
   }
 }

@@ -153,7 +153,8 @@ struct Step5Tests {
       defer { first.letGo() }
       let call = HeldCall(scheduler, reading: second == "read")
       call.letGo()
-      let queued = await scheduler.queued(1, noneOf: [call.started])
+      let queueing = await scheduler.queueing(1, noneOf: [call.started])
+      let queued = queueing.isQueued
       let intruded = call.started.isOpen
       try await first.release()
       _ = try await call.outcome()
@@ -161,8 +162,8 @@ struct Step5Tests {
         queued && !intruded,
         observed: intruded
           ? "a \(second) sent while a \(running) ran started beside it"
-          : "a \(second) sent while a \(running) ran neither queued nor started within 5 s",
-        lesson: lesson)
+          : "a \(second) sent while a \(running) ran: \(queueing)",
+        lesson: Self.lesson(seeing: queueing, else: lesson))
       // One failure says it: the next rounds would wait out the same bound again.
       guard queued && !intruded else { return }
     }
@@ -203,24 +204,32 @@ struct Step5Tests {
     defer { firstRead.letGo() }
     let write = HeldCall(scheduler, log: order, as: "write")
     write.letGo()
-    let writeWaits = await scheduler.queued(1, noneOf: [write.started])
+    let writeQueueing = await scheduler.queueing(1, noneOf: [write.started])
+    let writeWaits = writeQueueing.isQueued
     let read = HeldCall(scheduler, reading: true, log: order, as: "read")
     read.letGo()
-    let readWaits = await scheduler.queued(2, noneOf: [write.started, read.started])
+    let readQueueing = await scheduler.queueing(2, noneOf: [write.started, read.started])
+    let readWaits = readQueueing.isQueued
     try await firstRead.release()
     _ = try await write.outcome()
     _ = try await read.outcome()
     let observed = order.all
     expect(
       writeWaits && readWaits && observed == ["write", "read"],
-      observed: "the write \(writeWaits ? "waited" : "never waited"), the new read "
-        + "\(readWaits ? "waited" : "never waited"); they ran in the order \(observed)",
-      lesson: Self.step.lesson(
-        rule:
-          "First come, first served: a read that arrives while a write waits queues behind it, or "
-          + "a stream of reads could keep the write out forever.",
-        hint: "Keep one queue in arrival order; admit from its front only; stop at a write that "
-          + "cannot start yet.", read: "fifo-fairness"))
+      observed: "the write: \(writeQueueing); the new read: \(readQueueing); they ran in the "
+        + "order \(observed)",
+      lesson: Self.lesson(
+        seeing: writeQueueing, readQueueing,
+        else: Self.step.lesson(
+          rule:
+            "First come, first served: a read that arrives while a write waits queues behind it, or "
+            + "a stream of reads could keep the write out forever.",
+          hint: readQueueing.startedAtOnce
+            ? "In `startOrWait`, a new caller starts at once only when nobody waits ahead "
+              + "(`state.waiting.isEmpty`) and `canStart` allows it; otherwise it joins the back "
+              + "of the queue."
+            : "In `admit()`, take waiters from the front of the queue only, and stop at a write "
+              + "that cannot start yet.", read: "fifo-fairness")))
   }
 
   static let throwingCheck = step.check("a block that throws releases its slot", .passesOnStarter)

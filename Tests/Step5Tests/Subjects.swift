@@ -121,19 +121,6 @@ func addTen(
   }
 }
 
-extension Scheduler {
-  /// Waits until the scheduler's own state shows `count` callers queued, or one of `started`
-  /// opened (a block ran that should have waited): whichever comes first ends the wait, so a
-  /// right answer and the untouched starter are both seen at once, and no fixed time is waited
-  /// out. True when the queue holds `count` and nobody started.
-  func queued(_ count: Int, noneOf started: [Gate]) async -> Bool {
-    _ = await eventually(within: .seconds(5)) {
-      waitingCount == count || started.contains { $0.isOpen } || isStalled
-    }
-    return waitingCount == count && !started.contains { $0.isOpen }
-  }
-}
-
 /// A call sent to the scheduler whose block says when it starts, then stays inside until it is
 /// let go: what the checks queue other callers behind, or watch being admitted.
 final class HeldCall: Sendable {
@@ -218,12 +205,12 @@ final class SlotHolder: Sendable {
   }
 
   /// Sends `count` writes that wait behind the holder, cancels them once all are queued (or
-  /// one of them ran, which the untouched starter does at once), and returns whether they all
-  /// queued and how each ended.
+  /// one of them ran, which the untouched starter does at once), and returns what the queue
+  /// showed and how each ended.
   /// `behind` callers already queued ahead of them (whose blocks open `started`) are counted.
   func cancelWaitingWrites(
     _ count: Int, on scheduler: any Scheduler, behind ahead: Int = 0, noneOf started: [Gate] = []
-  ) async throws -> (queued: Bool, outcomes: [Result<String, any Error>]) {
+  ) async throws -> (queued: Queueing, outcomes: [Result<String, any Error>]) {
     let ran = Gate()
     let waiters = (0..<count).map { _ in
       Task {
@@ -233,7 +220,7 @@ final class SlotHolder: Sendable {
         }
       }
     }
-    let queued = await scheduler.queued(ahead + count, noneOf: [ran] + started)
+    let queued = await scheduler.queueing(ahead + count, noneOf: [ran] + started)
     for waiter in waiters { waiter.cancel() }
     var outcomes: [Result<String, any Error>] = []
     for waiter in waiters {
