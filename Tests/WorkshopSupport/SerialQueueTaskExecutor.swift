@@ -83,7 +83,17 @@ public final class ParkedJobWatch: Sendable {
 
   /// Whether `executor`'s running job has been parked at every look since at least `settle`.
   public func blocked(_ executor: SerialQueueTaskExecutor) -> Bool {
-    let job = executor.parkedJob
+    blocked(parked: executor.parkedJob)
+  }
+
+  /// Whether `thread` has been parked at every look since at least `settle`, for a thread that
+  /// runs one piece of work the watcher waits for.
+  public func blocked(_ thread: KernelThread) -> Bool {
+    blocked(parked: thread.isParked == true ? 0 : nil)
+  }
+
+  /// `parked`: what is parked at this look (a job's number), nil when nothing is.
+  private func blocked(parked job: Int?) -> Bool {
     let now = ContinuousClock.now
     return since.withLock { since in
       guard let job else {
