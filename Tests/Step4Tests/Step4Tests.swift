@@ -190,15 +190,18 @@ struct Step4Tests {
         + "that block had ended (it gave up waiting for enqueue after 2 s): enqueue waits for "
         + "the queue, and two actors whose jobs call each other would wait for each other",
       lesson: Self.deadlockLesson)
-    let first = Peer(executor: subject.makeExecutor("first \(subject.side)"))
-    let second = Peer(executor: subject.makeExecutor("second \(subject.side)"))
+    let first = Peer(subject.makeExecutor("first \(subject.side)"))
+    let second = Peer(subject.makeExecutor("second \(subject.side)"))
     await first.pair(with: second)
     await second.pair(with: first)
-    let barrier = Barrier(parties: 2)
+    let meeting = Meeting()
     let finished = try await finishes(within: .seconds(15), "two actors calling each other") {
-      async let one = first.callPartner(meeting: barrier)
-      async let two = second.callPartner(meeting: barrier)
-      _ = await (one, two)
+      // `Task.immediate` runs up to the hop onto the peer, so its executor's `enqueue` has run
+      // when it returns: the meeting then knows both jobs were handed over.
+      let one = Task.immediate { await first.callPartner(meeting: meeting) }
+      let two = Task.immediate { await second.callPartner(meeting: meeting) }
+      meeting.handedOver()
+      _ = await (one.value, two.value)
     }
     expect(
       finished,

@@ -47,8 +47,8 @@ struct Step4API: Sendable {
   let actor: any Actor
   /// Whether the current code runs on the context's queue.
   let isOnContextQueue: @Sendable () -> Bool
-  /// A new executor of this side's type, on a context of its own.
-  let makeExecutor: @Sendable (String) -> any SerialExecutor
+  /// A new executor of this side's type, on a context of its own, and that context.
+  let makeExecutor: @Sendable (String) -> (any SerialExecutor, any SideContainer)
   /// The side's `CoreDataExecutor.shared`, the executor the actor names.
   let sharedExecutor: @Sendable () -> any SerialExecutor
   /// `CoreDataActor.shared` and `ContextContainer.shared`, the context its executor should use.
@@ -73,7 +73,10 @@ extension Step4API: ExamAPI {
         },
         actor: Step4.CoreDataActor.shared,
         isOnContextQueue: { Step4.ContextContainer.shared.isOnContextQueue },
-        makeExecutor: { Step4.CoreDataExecutor(container: Step4.ContextContainer(name: $0)) },
+        makeExecutor: {
+          let container = Step4.ContextContainer(name: $0)
+          return (Step4.CoreDataExecutor(container: container), container)
+        },
         sharedExecutor: { Step4.CoreDataExecutor.shared },
         shared: .yourCoreDataActor, spare: .yourSpare),
       solution: Step4API(
@@ -87,7 +90,8 @@ extension Step4API: ExamAPI {
         actor: Step4Solution.CoreDataActor.shared,
         isOnContextQueue: { Step4Solution.ContextContainer.shared.isOnContextQueue },
         makeExecutor: {
-          Step4Solution.CoreDataExecutor(container: Step4Solution.ContextContainer(name: $0))
+          let container = Step4Solution.ContextContainer(name: $0)
+          return (Step4Solution.CoreDataExecutor(container: container), container)
         },
         sharedExecutor: { Step4Solution.CoreDataExecutor.shared },
         shared: .solutionCoreDataActor, spare: .solutionSpare))
@@ -231,31 +235,3 @@ func askIsolation(of place: ActorAndContext, other: ActorAndContext) async -> Is
 
 /// How long a job waits at the barrier for the other one.
 private let meetingTimeout: Duration = .milliseconds(500)
-
-/// An actor with an executor of either side's type, for two actors that call each other.
-actor Peer {
-  private let executor: any SerialExecutor
-  private var partner: Peer?
-
-  init(executor: any SerialExecutor) {
-    self.executor = executor
-  }
-
-  nonisolated var unownedExecutor: UnownedSerialExecutor {
-    executor.asUnownedSerialExecutor()
-  }
-
-  func pair(with partner: Peer) {
-    self.partner = partner
-  }
-
-  /// Waits until the partner's job runs too, then calls the partner: both jobs hold their
-  /// executors while they call each other.
-  func callPartner(meeting barrier: Barrier) async -> Bool {
-    let met = barrier.arriveAndWait(timeout: .seconds(10) * timeScale)
-    _ = await partner?.answer()
-    return met
-  }
-
-  func answer() -> Int { 1 }
-}
