@@ -77,11 +77,18 @@ public enum WorkshopEnvironment {
       "How many random programs each history check runs, instead of its default (a dozen or "
       + "so): for measuring how often a mistake is caught, or soaking a solution.")
 
+  public static let kernel = Variable(
+    name: "WORKSHOP_KERNEL", example: "0",
+    meaning:
+      "With 0, the checks do not ask Linux's kernel whether a caller's thread is parked, as on a "
+      + "Mac, where it is never asked: they fall back to their bounds. CI runs Steps 1 and 4 so "
+      + "once, to hold the path a Mac takes.")
+
   /// Every variable, in the order Tests/MAINTAINING.md lists them.
   public static let all = [
     verify, side, check, timeScale, swiftc, modules, synthesizeInterfaceDir, bench, modelSeconds,
     modelSeed, seed,
-    histories,
+    histories, kernel,
   ]
 
   /// The variable's value in this process, nil when it is not set or empty.

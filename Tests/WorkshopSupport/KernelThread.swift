@@ -1,6 +1,6 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
+import WorkshopEnvironment
+
+#if canImport(Glibc)
   import Glibc
 #endif
 
@@ -9,14 +9,12 @@
 /// about a thread that runs a caller's job: parked while the block it called for is held, that
 /// caller waits blocked for the block, which no `await` does.
 ///
-/// Darwin: `thread_info` (`THREAD_BASIC_INFO`), whose run state is `TH_STATE_WAITING` for a
-/// parked thread. Linux: the state letter of `/proc/self/task/<tid>/stat`, `S` or `D` for a
-/// parked one (proc(5)). Elsewhere the kernel is not asked, and no thread is seen parked. CI
-/// compiles and runs the Linux side only; the Darwin side has been read against Apple's headers.
+/// Linux only: the state letter of `/proc/self/task/<tid>/stat`, `S` or `D` for a parked thread
+/// (proc(5)). Elsewhere, on a Mac too, the kernel is not asked (`isParked` is nil) and the checks
+/// that ask fall back to their bounds: a Darwin side (`thread_info`) could not be compiled here,
+/// and a compile error in this target would stop every step's checks on an attendee's Mac.
 public struct KernelThread: Sendable {
-  #if canImport(Darwin)
-    private let port: mach_port_t
-  #elseif canImport(Glibc)
+  #if canImport(Glibc)
     private let tid: pid_t
   #endif
 
@@ -24,28 +22,19 @@ public struct KernelThread: Sendable {
   public static var current: KernelThread { KernelThread() }
 
   private init() {
-    #if canImport(Darwin)
-      port = pthread_mach_thread_np(pthread_self())
-    #elseif canImport(Glibc)
+    #if canImport(Glibc)
       tid = Self.currentTID()
     #endif
   }
 
+  /// Whether the kernel is asked at all: not on a Mac, nor here with `WORKSHOP_KERNEL=0`, which
+  /// runs the path a Mac takes.
+  static let isAsked = WorkshopEnvironment.value(WorkshopEnvironment.kernel) != "0"
+
   /// Whether the kernel has the thread waiting now; nil when it cannot be asked.
   public var isParked: Bool? {
-    #if canImport(Darwin)
-      var info = thread_basic_info()
-      var count = mach_msg_type_number_t(
-        MemoryLayout<thread_basic_info>.size / MemoryLayout<integer_t>.size)
-      let result = withUnsafeMutablePointer(to: &info) {
-        $0.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
-          thread_info(port, thread_flavor_t(THREAD_BASIC_INFO), $0, &count)
-        }
-      }
-      guard result == KERN_SUCCESS else { return nil }
-      return info.run_state == TH_STATE_WAITING
-    #elseif canImport(Glibc)
-      guard tid >= 0, let state = Self.stateLetter(of: tid) else { return nil }
+    #if canImport(Glibc)
+      guard Self.isAsked, tid >= 0, let state = Self.stateLetter(of: tid) else { return nil }
       return state == "S" || state == "D"
     #else
       return nil
