@@ -31,16 +31,24 @@ extension Step5Tests {
         }
       }
       _ = await eventually(within: .seconds(2)) { held.all.count == width }
-      var refusal: (any Error)?
-      do {
-        // Not through `read`: its bound runs on the pool, which is held.
+      // Not through `read`: its task would start on the pool, which is held. The read's own
+      // task prefers this executor; the bound only waits for its outcome, and ends on a stalled
+      // scheduler (a read that can never start) once the pool is let go.
+      let read = Task(executorPreference: OffThePoolExecutor.shared) {
         try await scheduler.executeRead { context in
           defer { letGo.open() }
           try score(named: "ann", in: context).value = 99
           try context.save()
         }
+      }
+      var refusal: (any Error)?
+      do {
+        try await withTimeout(.seconds(10), "a read that saves", stalled: scheduler.stalled) {
+          try await read.value
+        }
       } catch {
         refusal = error
+        if error is TimeoutError { read.cancel() }
       }
       letGo.open()
       for holder in holders { await holder.value }
@@ -57,6 +65,15 @@ extension Step5Tests {
     }
     // A clear error says which context refused: the read's, named "read".
     let named = refusal.map { "\($0)".contains("'read'") } ?? false
+    if let unfinished = refusal as? TimeoutError {
+      expect(
+        false, observed: "with nothing else running, a read never ran its block: \(unfinished)",
+        lesson: Self.step.lesson(
+          rule: "A read may start while no write runs and none waits ahead of it.",
+          hint: "Look at `canStart(_:)` for a read, and at the start-or-wait decision.",
+          read: "the-rule"))
+      return
+    }
     expect(
       refused && named && stored == 0,
       observed: "the read's save \(refusal.map { "threw \"\($0)\"" } ?? "went through"); the "
