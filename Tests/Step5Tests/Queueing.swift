@@ -64,6 +64,15 @@ extension Step5Tests {
     hint: "Let `waitingCount` report the length of the queue, read under the lock.",
     read: "the-rule")
 
+  /// The lesson of a check whose first caller, which the check holds inside its block, never
+  /// got there: nothing the check is about could happen after it.
+  static let neverStarted = step.lesson(
+    rule: "A read may start while no write runs and none waits ahead of it; a write while nothing "
+      + "runs and nobody waits.",
+    hint: "Look at `canStart(_:)` and at the start-or-wait decision in `startOrWait`: a caller "
+      + "that may start must not join the queue.",
+    read: "the-rule")
+
   /// `lesson`, unless a look at the queue saw callers it did not count.
   static func lesson(seeing queueings: Queueing..., else lesson: Lesson) -> Lesson {
     queueings.contains(where: \.countHidesTheQueue) ? uncountedQueue : lesson

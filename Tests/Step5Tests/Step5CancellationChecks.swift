@@ -24,7 +24,7 @@ extension Step5Tests {
   /// with CancellationError: the one ahead of it keeps its place and runs in its turn.
   static func cancelledWhileWaiting(_ subject: Subject) async throws {
     let (_, scheduler) = try await Self.setUp(subject)
-    let holder = await SlotHolder.take(scheduler)
+    let holder = try await SlotHolder.take(scheduler)
     defer { holder.letGo() }
     let ahead = HeldCall(scheduler)
     ahead.letGo()
@@ -86,7 +86,7 @@ extension Step5Tests {
     let (_, scheduler) = try await Self.setUp(subject)
     let (_, freeOutcome, freeWait) = await writeCancelledBeforeAsking(on: scheduler)
     let freeLeft = scheduler.waitingCount
-    let holder = await SlotHolder.take(scheduler)
+    let holder = try await SlotHolder.take(scheduler)
     defer { holder.letGo() }
     let (late, outcome, wait) = await writeCancelledBeforeAsking(on: scheduler)
     let left = scheduler.waitingCount
@@ -159,7 +159,7 @@ extension Step5Tests {
   /// released and one more write runs: every continuation is resumed by then.
   static func threeWaitingWritesCancelled(_ subject: Subject) async throws {
     let (_, scheduler) = try await setUp(subject)
-    let holder = await SlotHolder.take(scheduler)
+    let holder = try await SlotHolder.take(scheduler)
     defer { holder.letGo() }
     _ = try await holder.cancelWaitingWrites(3, on: scheduler)
     try await holder.release()
@@ -184,7 +184,7 @@ extension Step5Tests {
 
   static func cancelledWriteWithReadsBehind(_ subject: Subject) async throws {
     let (_, scheduler) = try await Self.setUp(subject)
-    let running = await SlotHolder.take(scheduler, reading: true)
+    let running = try await SlotHolder.take(scheduler, reading: true)
     defer { running.letGo() }
     let write = HeldCall(scheduler)
     write.letGo()

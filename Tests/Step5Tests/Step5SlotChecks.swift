@@ -20,7 +20,7 @@ extension Step5Tests {
 
   static func cancelledWaiterStaysEmptyHanded(_ subject: Subject) async throws {
     let (_, scheduler) = try await Self.setUp(subject)
-    let holder = await SlotHolder.take(scheduler)
+    let holder = try await SlotHolder.take(scheduler)
     defer { holder.letGo() }
     let (queueing, _) = try await holder.cancelWaitingWrites(1, on: scheduler)
     let queued = queueing.isQueued
@@ -69,8 +69,8 @@ extension Step5Tests {
   static func readBehindWriteBehindTwoReads(_ subject: Subject) async throws {
     let (_, scheduler) = try await Self.setUp(subject)
     let order = Log()
-    let first = await SlotHolder.take(scheduler, reading: true)
-    let second = await SlotHolder.take(scheduler, reading: true)
+    let first = try await SlotHolder.take(scheduler, reading: true)
+    let second = try await SlotHolder.take(scheduler, reading: true)
     defer {
       first.letGo()
       second.letGo()
@@ -123,7 +123,7 @@ extension Step5Tests {
 
   static func threeReadsBehindAWrite(_ subject: Subject) async throws {
     let (_, scheduler) = try await Self.setUp(subject)
-    let write = await SlotHolder.take(scheduler)
+    let write = try await SlotHolder.take(scheduler)
     defer { write.letGo() }
     let reads = (0..<3).map { _ in HeldCall(scheduler, reading: true) }
     defer { for read in reads { read.letGo() } }

@@ -27,7 +27,7 @@ extension Step5Tests {
       try await scheduler.write(waitingAtMost: .seconds(30)) { _ in "in time" }
     }
     // Behind a running read: a capped write, and a read queued behind it.
-    let holder = await SlotHolder.take(scheduler, reading: true)
+    let holder = try await SlotHolder.take(scheduler, reading: true)
     defer { holder.letGo() }
     let outcome = Log()
     let timed = Task {
@@ -98,7 +98,7 @@ extension Step5Tests {
           + "the front afterwards.", read: "leaving-the-queue"))
     // A capped write that waited and got its turn, and one cancelled while it waited.
     let (late, waitedTimer) = try await Self.watchingTasks {
-      let writer = await SlotHolder.take(scheduler)
+      let writer = try await SlotHolder.take(scheduler)
       defer { writer.letGo() }
       let ran = Gate()
       let capped = Task {
@@ -124,7 +124,7 @@ extension Step5Tests {
           + "the caller is queued, and let it sleep the whole limit first.",
         read: "stretch-task"))
     let (_, cancelledTimer) = try await Self.watchingTasks {
-      let writer = await SlotHolder.take(scheduler)
+      let writer = try await SlotHolder.take(scheduler)
       defer { writer.letGo() }
       let ran = Gate()
       let capped = Task {

@@ -150,7 +150,7 @@ struct Step5Tests {
     // A block runs and stays inside; a second caller either queues (seen in `waitingCount`) or
     // starts beside it.
     for (running, second) in [("write", "read"), ("write", "write"), ("read", "write")] {
-      let first = await SlotHolder.take(scheduler, reading: running == "read")
+      let first = try await SlotHolder.take(scheduler, reading: running == "read")
       defer { first.letGo() }
       let call = HeldCall(scheduler, reading: second == "read")
       call.letGo()
@@ -201,7 +201,7 @@ struct Step5Tests {
   static func readBehindWaitingWrite(_ subject: Subject) async throws {
     let (_, scheduler) = try await Self.setUp(subject)
     let order = Log()
-    let firstRead = await SlotHolder.take(scheduler, reading: true)
+    let firstRead = try await SlotHolder.take(scheduler, reading: true)
     defer { firstRead.letGo() }
     let write = HeldCall(scheduler, log: order, as: "write")
     write.letGo()

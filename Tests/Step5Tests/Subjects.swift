@@ -183,14 +183,26 @@ final class SlotHolder: Sendable {
     self.held = held
   }
 
-  /// Starts a write (or a read) and returns once its block runs, holding the slot; or, bounded,
-  /// once the scheduler is seen to keep it waiting for good (behind a caller never let in),
-  /// where the check's next wait says what went wrong.
-  static func take(_ scheduler: any Scheduler, reading: Bool = false) async -> SlotHolder {
+  /// Starts a write (or a read) and returns once its block runs, holding the slot. Throws the
+  /// check's failure when the scheduler is seen to keep it waiting for good, or it has not
+  /// started within the bound.
+  static func take(_ scheduler: any Scheduler, reading: Bool = false) async throws -> SlotHolder {
     let held = HeldCall(scheduler, reading: reading)
     _ = await eventually(within: defaultWaitTimeout) {
       held.started.isOpen || scheduler.isStalled
     }
+    // A check built on a block that holds the slot says nothing once that block never started:
+    // it fails here, on what it saw, instead of waiting out every bound after it.
+    let stall = scheduler.stalled()
+    if !held.started.isOpen {
+      held.letGo()
+      held.cancel()
+    }
+    try require(
+      held.started.isOpen,
+      observed: "a \(reading ? "read" : "write") that the check needs running never started its "
+        + "block: " + (stall ?? "not within \(defaultWaitTimeout)"),
+      lesson: Step5Tests.neverStarted)
     return SlotHolder(held)
   }
 
